@@ -1,0 +1,123 @@
+/* Blocks: the base every hardware model derives from (QEMU device-model shape).
+ *
+ * A block type is a `static const BlockType` with a parameter table and a port table.
+ * A block's state struct has `Block` as its first member; parameters are written into
+ * that struct at their offsets before realize() runs. Ports named in the port table
+ * are created by the platform builder (array ports get their count from a parameter)
+ * and live in block->ports in table order, arrays expanded ("cu[0]", "cu[1]", ...).
+ *
+ * Life cycle: params applied -> realize (validate combinations, allocate, register
+ * stats, look ports up; may fail with a clear error) -> ports connected -> reset
+ * (schedule initial events) -> on_recv / on_free during the run -> stats (compute
+ * derived statistics) -> finalize (free what the block allocated).
+ * A block touches only its own state and its own ports. */
+#ifndef MGTLM_BLOCK_H
+#define MGTLM_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "port.h"
+#include "sim.h"
+#include "stats.h"
+
+typedef enum ParamType {
+    PT_U64,      /* uint64_t; JSON integer */
+    PT_BOOL,     /* bool; JSON true/false */
+    PT_DOUBLE,   /* double; JSON number */
+    PT_TIME,     /* SimTime ps; "30ns", "1.5us", "30cycles" (platform clock) */
+    PT_SIZE,     /* uint64_t bytes; "64B", "1.5MiB", "4GB", or a JSON integer */
+    PT_BW,       /* uint64_t bytes per second; "32GB/s", "1.5GiB/s" */
+    PT_FREQ,     /* uint64_t Hz; "1GHz", "800MHz" */
+    PT_ENUM,     /* int index into choices; JSON string */
+    PT_STRING,   /* char *, owned by the platform (do not free in the block) */
+    PT_U64_LIST, /* U64List, owned by the platform; JSON array of integers */
+} ParamType;
+
+typedef struct U64List {
+    size_t n;
+    uint64_t *v;
+} U64List;
+
+typedef struct ParamDef {
+    const char *key;              /* JSON key */
+    size_t offset;                /* offsetof(State, field) */
+    ParamType type;
+    const char *def;              /* default, written as in JSON ("30ns", "64", "true") */
+    uint64_t min, max;            /* inclusive bounds in base units (U64/TIME/SIZE/BW/FREQ,
+                                     and list length for U64_LIST); max 0 = no bound */
+    double dmin, dmax;            /* bounds for PT_DOUBLE */
+    const char *const *choices;   /* PT_ENUM: NULL-terminated */
+    const char *doc;
+} ParamDef;
+
+typedef struct PortDef {
+    const char *name;
+    const char *count_param; /* NULL: a single port; else a PT_U64 param giving the count */
+    bool required;           /* must be connected */
+    const char *doc;
+} PortDef;
+
+typedef struct PlatformInfo {
+    uint32_t gpus;
+    uint64_t mem_bytes; /* bytes of memory per GPU; GPU g owns [g*M, (g+1)*M) */
+    SimTime clock;      /* clock period in ps */
+    uint64_t seed;      /* platform seed, mixed into per-block PRNG seeds */
+} PlatformInfo;
+
+typedef struct Block Block;
+
+typedef struct BlockType {
+    const char *name;
+    const char *doc; /* one line */
+    size_t size;     /* sizeof the state struct */
+    const ParamDef *params;
+    size_t nparams;
+    const PortDef *ports;
+    size_t nports;
+    bool (*realize)(Block *b, SimError *err);
+    void (*reset)(Block *b);
+    void (*on_recv)(Block *b, Port *p);
+    void (*on_free)(Block *b, Port *p);
+    void (*stats)(Block *b);
+    void (*finalize)(Block *b);
+} BlockType;
+
+struct Block {
+    const BlockType *type;
+    char *name;                /* "gpu0.cu[1]", owned by the platform */
+    Sim *sim;                  /* borrowed */
+    const PlatformInfo *plat;  /* borrowed */
+    Stats *stats;              /* borrowed registry */
+    int gpu;                   /* GPU index, -1 outside any GPU (fabric, testbench) */
+    int index;                 /* index within a template array, -1 if not an array */
+    uint32_t buffer;           /* receive-buffer slots of each port (common param) */
+    Port *ports;
+    size_t nports;
+};
+
+/* The common parameter every block has, applied to all of its ports. */
+#define BLOCK_BUFFER_KEY "buffer"
+#define BLOCK_BUFFER_DEFAULT 8
+
+/* Looks a port up by table name and array index (-1 for a single port). Borrowed.
+ * NULL if there is no such port. */
+Port *block_port(Block *b, const char *name, int k);
+/* Count of ports created for a port-table entry. */
+size_t block_port_count(const Block *b, const char *name);
+
+/* Registers statistics under the block's name (see stats.h). */
+uint64_t *block_counter(Block *b, const char *name, const char *doc);
+double *block_real(Block *b, const char *name, const char *doc);
+StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
+                     const char *doc);
+
+/* Home GPU of an address under the platform's address map. */
+static inline int block_home(const Block *b, uint64_t addr)
+{
+    return (int)(addr / b->plat->mem_bytes);
+}
+
+#endif

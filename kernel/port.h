@@ -1,0 +1,72 @@
+/* Ports (TLM-AT / Akita style). A block owns named ports; a connection joins two
+ * ports and carries transactions both ways with one latency. Each port has a bounded
+ * receive buffer; its capacity counts transactions in flight towards it, so a send is
+ * accepted only if a slot is free on arrival (credit-based flow control).
+ *
+ * Sending: port_can_send(p) asks whether p's peer has a free slot; port_send(p, t)
+ * sends t out of p (arrival at the peer after latency + extra delay). A refused send
+ * returns false, keeps the caller's reference and marks the sender as waiting: when a
+ * slot frees at the peer, the sender's block gets on_free(block, p) (scheduled at the
+ * current time with SIM_PRIO_NOTIFY, never called re-entrantly).
+ * Receiving: on arrival the owner's on_recv(block, port) is called; the owner looks
+ * at port_peek() and removes with port_take() (it may leave transactions queued).
+ * Nothing is dropped: a transaction is accepted, refused, or the run fails loudly.
+ *
+ * Recording: if p->trace is non-NULL, every send on p ("send") and every arrival at
+ * p ("recv") is passed to the trace sink; when recording is off this costs a branch. */
+#ifndef MGTLM_PORT_H
+#define MGTLM_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim.h"
+#include "txn.h"
+
+typedef struct Block Block;
+typedef struct Port Port;
+typedef struct TraceSink TraceSink;
+
+struct TraceSink {
+    /* Called for each recorded event: ev is "send" or "recv"; t is borrowed. */
+    void (*record)(TraceSink *sink, const Port *port, const char *ev, const Txn *t);
+};
+
+struct Port {
+    Block *owner;     /* borrowed */
+    char *name;       /* full name, e.g. "gpu0.mem.in"; owned by the port */
+    uint32_t index;   /* position in owner->ports */
+    Port *peer;       /* NULL while unbound */
+    SimTime latency;  /* connection latency (both directions) */
+    Txn **buf;        /* ring buffer of cap slots, owned */
+    uint32_t cap;
+    uint32_t head;
+    uint32_t count;    /* transactions in the buffer */
+    uint32_t inflight; /* transactions on their way here (slots reserved) */
+    bool peer_waiting; /* the peer was refused: notify it when a slot frees */
+    TraceSink *trace;  /* NULL = not recorded */
+    void *trace_ctx;   /* the sink's per-port data */
+    uint64_t n_sent;
+    uint64_t n_recv;
+};
+
+/* Initialises a port with a receive buffer of cap slots (cap >= 1). The name is
+ * copied. Returns false on allocation failure. */
+bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t cap);
+/* Releases the buffer (and the references of transactions still queued). */
+void port_destroy(Port *p);
+/* Joins a and b with the given latency. Fails if either is already bound. */
+bool port_connect(Port *a, Port *b, SimTime latency, struct SimError *err);
+
+bool port_can_send(const Port *p);
+/* Sends t out of p, arriving at the peer after p->latency + extra. */
+bool port_send(Port *p, Txn *t);
+bool port_send_after(Port *p, Txn *t, SimTime extra);
+
+/* First transaction in p's receive buffer (borrowed), NULL if empty. */
+Txn *port_peek(const Port *p);
+/* Removes and returns the first transaction (ownership to the caller). */
+Txn *port_take(Port *p);
+uint32_t port_count(const Port *p);
+
+#endif

@@ -1,0 +1,112 @@
+/* Transactions after the TLM-2.0 generic payload, with multi-GPU extensions.
+ *
+ * Pool-allocated per kernel and reference-counted. Ownership rule, at every step:
+ * - txn_new*() returns a transaction holding one reference, owned by the caller.
+ * - port_send() that succeeds moves the caller's reference into the receiving
+ *   port's buffer; port_take() moves it to the taker. A refused send moves nothing.
+ * - A block that keeps a transaction after sending it must txn_ref() it first.
+ * - txn_unref() drops a reference; the last one returns the transaction to the pool.
+ * A response is a new transaction with cmd TXN_RESP and the same id as its request
+ * (the id names the logical transaction; req_cmd says what was answered). */
+#ifndef MGTLM_TXN_H
+#define MGTLM_TXN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+typedef enum TxnCmd {
+    TXN_READ,
+    TXN_WRITE,
+    TXN_ATOMIC,
+    TXN_INVALIDATE,
+    TXN_RELEASE,
+    TXN_KERNEL_BEGIN,
+    TXN_KERNEL_END,
+    TXN_RESP,
+    TXN_CMD_COUNT
+} TxnCmd;
+
+typedef enum TxnStatus {
+    TXN_STATUS_INCOMPLETE, /* not answered yet */
+    TXN_STATUS_OK,
+    TXN_STATUS_ADDRESS_ERROR,
+    TXN_STATUS_COMMAND_ERROR,
+    TXN_STATUS_GENERIC_ERROR,
+    TXN_STATUS_COUNT
+} TxnStatus;
+
+/* Bytes stored inside the transaction; longer data/byte-enables go to the heap. */
+#define TXN_INLINE_BYTES 128
+
+typedef struct TxnPool TxnPool;
+
+typedef struct Txn {
+    uint64_t id;
+    TxnCmd cmd;
+    TxnCmd req_cmd; /* for TXN_RESP: the command answered; else == cmd */
+    TxnStatus status;
+    uint64_t addr;
+    uint32_t len;   /* bytes addressed */
+    uint8_t *data;  /* len bytes (address order) or NULL; owned by the txn */
+    uint8_t *be;    /* len byte-enable bytes (0 or 0xff) or NULL = all enabled */
+    int16_t src;    /* requesting GPU */
+    int16_t dst;    /* destination GPU on the fabric */
+    int16_t unit;   /* requesting unit inside src (e.g. CU index) */
+    bool posted;    /* a write that expects no response */
+    /* extensions */
+    uint32_t mask;     /* BGU 4-byte word mask of the line, 0 = none */
+    uint32_t epoch;    /* CARVE epoch */
+    uint64_t sharers;  /* sharer set, bit g = GPU g */
+    uint32_t hint;     /* kernel_begin hint and other small tags */
+    uint32_t wire;     /* bytes this txn occupies on a wire, 0 = computed by the link */
+    uint32_t nparents; /* ids of the transactions this one coalesces or splits */
+    uint64_t *parents; /* owned by the txn */
+    SimTime born;      /* time of creation (latency statistics) */
+    /* pool bookkeeping: do not touch */
+    uint32_t refs;
+    TxnPool *pool;
+    struct Txn *next_free;
+    uint8_t inline_data[TXN_INLINE_BYTES];
+    uint8_t inline_be[TXN_INLINE_BYTES];
+} Txn;
+
+/* New transaction with a fresh id from the kernel, born now, status INCOMPLETE,
+ * src/dst/unit -1, one reference owned by the caller. Never NULL (aborts on OOM). */
+Txn *txn_new(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len);
+/* New response to req: same id, addr, len, src, dst = req->src, unit; status OK;
+ * req_cmd = req->cmd. Data is not copied. One reference owned by the caller. */
+Txn *txn_new_response(Sim *sim, const Txn *req);
+Txn *txn_ref(Txn *t);
+void txn_unref(Txn *t);
+
+/* Allocates t->data for t->len bytes (zeroed) and returns it; copies src if non-NULL. */
+uint8_t *txn_set_data(Txn *t, const uint8_t *src);
+/* Allocates t->be for t->len bytes (all disabled) and returns it. */
+uint8_t *txn_alloc_be(Txn *t);
+/* Sets the parent id list (copied). */
+void txn_set_parents(Txn *t, const uint64_t *ids, uint32_t n);
+/* Changes len (drops data and byte enables). */
+void txn_set_len(Txn *t, uint32_t len);
+
+/* True for commands that are answered by a response (read, non-posted write,
+ * atomic). */
+bool txn_needs_response(const Txn *t);
+
+/* Names used in logs and testbench files: "read", "write", "atomic", "invalidate",
+ * "release", "kernel_begin", "kernel_end", "resp"; statuses "incomplete", "ok",
+ * "address_error", "command_error", "generic_error". */
+const char *txn_cmd_name(TxnCmd cmd);
+bool txn_cmd_parse(const char *name, TxnCmd *out);
+const char *txn_status_name(TxnStatus s);
+bool txn_status_parse(const char *name, TxnStatus *out);
+
+/* Pool statistics: transactions alive (allocated and not returned). */
+size_t txn_pool_live(const TxnPool *pool);
+TxnPool *txn_pool_new(void);
+/* Frees the pool and every transaction in it (alive or not). */
+void txn_pool_free(TxnPool *pool);
+
+#endif
