@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "sim.h"
 #include "txn.h"
 
@@ -56,7 +57,7 @@ bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t
 /* Releases the buffer (and the references of transactions still queued). */
 void port_destroy(Port *p);
 /* Joins a and b with the given latency. Fails if either is already bound. */
-bool port_connect(Port *a, Port *b, SimTime latency, struct SimError *err);
+bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);
 
 bool port_can_send(const Port *p);
 /* Sends t out of p, arriving at the peer after p->latency + extra. */

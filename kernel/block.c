@@ -1,0 +1,54 @@
+/* Block helpers: port lookup by table name and statistics registration. */
+#include "block.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *block_local_port_name(const Block *b, const Port *p)
+{
+    return p->name + strlen(b->name) + 1;
+}
+
+Port *block_port(Block *b, const char *name, int k)
+{
+    char want[256];
+    if (k >= 0) {
+        snprintf(want, sizeof want, "%s[%d]", name, k);
+    } else {
+        snprintf(want, sizeof want, "%s", name);
+    }
+    for (size_t i = 0; i < b->nports; i++) {
+        if (strcmp(block_local_port_name(b, &b->ports[i]), want) == 0) {
+            return &b->ports[i];
+        }
+    }
+    return NULL;
+}
+
+size_t block_port_count(const Block *b, const char *name)
+{
+    size_t len = strlen(name), n = 0;
+    for (size_t i = 0; i < b->nports; i++) {
+        const char *local = block_local_port_name(b, &b->ports[i]);
+        if (strncmp(local, name, len) == 0 && (local[len] == '\0' || local[len] == '[')) {
+            n++;
+        }
+    }
+    return n;
+}
+
+uint64_t *block_counter(Block *b, const char *name, const char *doc)
+{
+    return stats_counter(b->stats, b->name, name, doc);
+}
+
+double *block_real(Block *b, const char *name, const char *doc)
+{
+    return stats_real(b->stats, b->name, name, doc);
+}
+
+StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
+                     const char *doc)
+{
+    return stats_hist(b->stats, b->name, name, width, nbuckets, doc);
+}

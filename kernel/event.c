@@ -1,0 +1,49 @@
+/* SimEvent: a SystemC-style event with one pending notification, earliest wins. */
+#include "event.h"
+
+static void sim_event_fire(void *subject, void *obj)
+{
+    SimEvent *ev = obj;
+    (void)subject;
+    ev->pending = (SimHandle){0};
+    ev->fn(ev->subject, ev->obj);
+}
+
+void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject, void *obj)
+{
+    ev->sim = sim;
+    ev->fn = fn;
+    ev->subject = subject;
+    ev->obj = obj;
+    ev->prio = prio;
+    ev->when = 0;
+    ev->pending = (SimHandle){0};
+}
+
+void sim_event_notify_at(SimEvent *ev, SimTime at)
+{
+    if (sim_handle_pending(ev->pending)) {
+        if (ev->when <= at) {
+            return;
+        }
+        sim_cancel(ev->sim, ev->pending);
+    }
+    ev->when = at;
+    ev->pending = sim_schedule_at(ev->sim, at, ev->prio, sim_event_fire, NULL, ev);
+}
+
+void sim_event_notify(SimEvent *ev, SimTime delay)
+{
+    sim_event_notify_at(ev, sim_now(ev->sim) + delay);
+}
+
+void sim_event_cancel(SimEvent *ev)
+{
+    sim_cancel(ev->sim, ev->pending);
+    ev->pending = (SimHandle){0};
+}
+
+bool sim_event_pending(const SimEvent *ev)
+{
+    return sim_handle_pending(ev->pending);
+}

@@ -1,0 +1,289 @@
+/* Transactions: pooled, reference-counted generic payloads (see txn.h for ownership). */
+#include "txn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TXN_SLAB 256
+
+struct TxnPool {
+    Txn *free_list;
+    Txn **slabs;
+    size_t nslabs, slab_cap;
+    size_t live;
+};
+
+static const char *const txn_cmd_names[TXN_CMD_COUNT] = {
+    [TXN_READ] = "read",
+    [TXN_WRITE] = "write",
+    [TXN_ATOMIC] = "atomic",
+    [TXN_INVALIDATE] = "invalidate",
+    [TXN_RELEASE] = "release",
+    [TXN_KERNEL_BEGIN] = "kernel_begin",
+    [TXN_KERNEL_END] = "kernel_end",
+    [TXN_RESP] = "resp",
+};
+
+static const char *const txn_status_names[TXN_STATUS_COUNT] = {
+    [TXN_STATUS_INCOMPLETE] = "incomplete",
+    [TXN_STATUS_OK] = "ok",
+    [TXN_STATUS_ADDRESS_ERROR] = "address_error",
+    [TXN_STATUS_COMMAND_ERROR] = "command_error",
+    [TXN_STATUS_GENERIC_ERROR] = "generic_error",
+};
+
+static void *txn_xalloc(size_t size)
+{
+    void *p = malloc(size);
+    if (!p) {
+        fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
+        abort();
+    }
+    return p;
+}
+
+TxnPool *txn_pool_new(void)
+{
+    return calloc(1, sizeof(TxnPool));
+}
+
+static void txn_drop_buffers(Txn *t)
+{
+    if (t->data && t->data != t->inline_data) {
+        free(t->data);
+    }
+    if (t->be && t->be != t->inline_be) {
+        free(t->be);
+    }
+    free(t->parents);
+    t->data = NULL;
+    t->be = NULL;
+    t->parents = NULL;
+    t->nparents = 0;
+}
+
+void txn_pool_free(TxnPool *pool)
+{
+    if (!pool) {
+        return;
+    }
+    for (size_t s = 0; s < pool->nslabs; s++) {
+        for (size_t i = 0; i < TXN_SLAB; i++) {
+            if (pool->slabs[s][i].refs > 0) {
+                txn_drop_buffers(&pool->slabs[s][i]);
+            }
+        }
+        free(pool->slabs[s]);
+    }
+    free(pool->slabs);
+    free(pool);
+}
+
+size_t txn_pool_live(const TxnPool *pool)
+{
+    return pool->live;
+}
+
+static Txn *txn_pool_get(TxnPool *pool)
+{
+    if (!pool->free_list) {
+        if (pool->nslabs == pool->slab_cap) {
+            size_t cap = pool->slab_cap ? pool->slab_cap * 2 : 16;
+            Txn **slabs = realloc(pool->slabs, cap * sizeof *slabs);
+            if (!slabs) {
+                fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
+                abort();
+            }
+            pool->slabs = slabs;
+            pool->slab_cap = cap;
+        }
+        Txn *slab = calloc(TXN_SLAB, sizeof *slab);
+        if (!slab) {
+            fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
+            abort();
+        }
+        pool->slabs[pool->nslabs++] = slab;
+        for (size_t i = 0; i < TXN_SLAB; i++) {
+            slab[i].next_free = pool->free_list;
+            pool->free_list = &slab[i];
+        }
+    }
+    Txn *t = pool->free_list;
+    pool->free_list = t->next_free;
+    pool->live++;
+    return t;
+}
+
+static Txn *txn_blank(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
+{
+    TxnPool *pool = sim_txn_pool(sim);
+    Txn *t = txn_pool_get(pool);
+    t->cmd = cmd;
+    t->req_cmd = cmd;
+    t->status = TXN_STATUS_INCOMPLETE;
+    t->addr = addr;
+    t->len = len;
+    t->data = NULL;
+    t->be = NULL;
+    t->src = -1;
+    t->dst = -1;
+    t->unit = -1;
+    t->posted = false;
+    t->mask = 0;
+    t->epoch = 0;
+    t->sharers = 0;
+    t->hint = 0;
+    t->wire = 0;
+    t->nparents = 0;
+    t->parents = NULL;
+    t->born = sim_now(sim);
+    t->refs = 1;
+    t->pool = pool;
+    t->next_free = NULL;
+    return t;
+}
+
+Txn *txn_new(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
+{
+    Txn *t = txn_blank(sim, cmd, addr, len);
+    t->id = sim_next_txn_id(sim);
+    return t;
+}
+
+Txn *txn_new_response(Sim *sim, const Txn *req)
+{
+    Txn *t = txn_blank(sim, TXN_RESP, req->addr, req->len);
+    t->id = req->id;
+    t->req_cmd = req->cmd;
+    t->status = TXN_STATUS_OK;
+    t->src = req->src;
+    t->dst = req->src;
+    t->unit = req->unit;
+    t->mask = req->mask;
+    t->epoch = req->epoch;
+    t->hint = req->hint;
+    return t;
+}
+
+Txn *txn_ref(Txn *t)
+{
+    t->refs++;
+    return t;
+}
+
+void txn_unref(Txn *t)
+{
+    if (t->refs == 0) {
+        fprintf(stderr, "mgtlm: internal error: transaction %llu released twice\n",
+                (unsigned long long)t->id);
+        abort();
+    }
+    if (--t->refs > 0) {
+        return;
+    }
+    txn_drop_buffers(t);
+    TxnPool *pool = t->pool;
+    t->next_free = pool->free_list;
+    pool->free_list = t;
+    pool->live--;
+}
+
+static uint8_t *txn_buffer(uint8_t *inline_buf, uint32_t len)
+{
+    if (len <= TXN_INLINE_BYTES) {
+        return inline_buf;
+    }
+    return txn_xalloc(len);
+}
+
+uint8_t *txn_set_data(Txn *t, const uint8_t *src)
+{
+    if (!t->data) {
+        t->data = txn_buffer(t->inline_data, t->len);
+    }
+    if (src) {
+        memcpy(t->data, src, t->len);
+    } else {
+        memset(t->data, 0, t->len);
+    }
+    return t->data;
+}
+
+uint8_t *txn_alloc_be(Txn *t)
+{
+    if (!t->be) {
+        t->be = txn_buffer(t->inline_be, t->len);
+    }
+    memset(t->be, 0, t->len);
+    return t->be;
+}
+
+void txn_set_parents(Txn *t, const uint64_t *ids, uint32_t n)
+{
+    free(t->parents);
+    t->parents = NULL;
+    t->nparents = 0;
+    if (n == 0) {
+        return;
+    }
+    t->parents = txn_xalloc(n * sizeof *ids);
+    memcpy(t->parents, ids, n * sizeof *ids);
+    t->nparents = n;
+}
+
+void txn_set_len(Txn *t, uint32_t len)
+{
+    uint64_t *parents = t->parents;
+    uint32_t nparents = t->nparents;
+    t->parents = NULL;
+    txn_drop_buffers(t);
+    t->parents = parents;
+    t->nparents = nparents;
+    t->len = len;
+}
+
+bool txn_needs_response(const Txn *t)
+{
+    switch (t->cmd) {
+    case TXN_READ:
+    case TXN_ATOMIC:
+        return true;
+    case TXN_WRITE:
+        return !t->posted;
+    default:
+        return false;
+    }
+}
+
+const char *txn_cmd_name(TxnCmd cmd)
+{
+    return cmd < TXN_CMD_COUNT ? txn_cmd_names[cmd] : "?";
+}
+
+bool txn_cmd_parse(const char *name, TxnCmd *out)
+{
+    for (int i = 0; i < TXN_CMD_COUNT; i++) {
+        if (strcmp(name, txn_cmd_names[i]) == 0) {
+            *out = (TxnCmd)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *txn_status_name(TxnStatus s)
+{
+    return s < TXN_STATUS_COUNT ? txn_status_names[s] : "?";
+}
+
+bool txn_status_parse(const char *name, TxnStatus *out)
+{
+    for (int i = 0; i < TXN_STATUS_COUNT; i++) {
+        if (strcmp(name, txn_status_names[i]) == 0) {
+            *out = (TxnStatus)i;
+            return true;
+        }
+    }
+    return false;
+}
