@@ -8,24 +8,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_log.h"
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/platform.h"
-#include "kernel/trace.h"
 #include "kernel/units.h"
 #include "summary.h"
 #include "workload.h"
 
-#define RUN_MAX_GLOBS 64
 #define RUN_SLICE (10 * SIM_US)
 
 typedef struct RunArgs {
     const char *platform;
     const char *workload;
-    const char *log_dir;
-    const char *log_globs[RUN_MAX_GLOBS];
-    size_t nglobs;
-    TraceFormat log_format;
+    CliLog log;
     const char *stats;
     const char *stats_csv;
     const char *until_arg;
@@ -49,25 +45,19 @@ static double run_wall_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool run_parse_format(const char *s, TraceFormat *out)
-{
-    static const struct {
-        const char *name;
-        TraceFormat fmt;
-    } formats[] = {{"jsonl", TRACE_JSONL}, {"perfetto", TRACE_PERFETTO}, {"vcd", TRACE_VCD}};
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (strcmp(s, formats[i].name) == 0) {
-            *out = formats[i].fmt;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Fills a from argv; on a usage error prints one line and returns false. */
 static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
 {
     for (int i = 1; i < argc; i++) {
+        SimError err;
+        bool used;
+        if (!cli_log_parse(&a->log, argc, argv, &i, &used, &err)) {
+            fprintf(stderr, "mgtlm run: %s\n", err.msg);
+            return false;
+        }
+        if (used) {
+            continue;
+        }
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = true;
@@ -91,26 +81,11 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
             a->workload = val;
         } else if (strcmp(arg, "--until") == 0) {
             a->until_arg = val;
-        } else if (strcmp(arg, "--log-dir") == 0) {
-            a->log_dir = val;
-        } else if (strcmp(arg, "--log-ports") == 0) {
-            if (a->nglobs == RUN_MAX_GLOBS) {
-                fprintf(stderr, "mgtlm run: at most %d --log-ports\n", RUN_MAX_GLOBS);
-                return false;
-            }
-            a->log_globs[a->nglobs++] = val;
-        } else if (strcmp(arg, "--log-format") == 0) {
-            if (!run_parse_format(val, &a->log_format)) {
-                fprintf(stderr, "mgtlm run: --log-format %s: expected jsonl, perfetto or vcd\n",
-                        val);
-                return false;
-            }
         } else if (strcmp(arg, "--stats") == 0) {
             a->stats = val;
         } else if (strcmp(arg, "--stats-csv") == 0) {
             a->stats_csv = val;
         } else if (strcmp(arg, "--set") == 0) {
-            SimError err;
             if (!cli_set_add(cli_sets, val, &err)) {
                 fprintf(stderr, "mgtlm run: %s\n", err.msg);
                 return false;
@@ -122,6 +97,11 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
         if (takes) {
             i++;
         }
+    }
+    SimError err;
+    if (!cli_log_check(&a->log, &err)) {
+        fprintf(stderr, "mgtlm run: %s\n", err.msg);
+        return false;
     }
     if (!a->platform) {
         run_usage(stderr);
@@ -170,15 +150,12 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
         return 2;
     }
     TraceLog *log = NULL;
-    if (a->log_dir) {
-        log = trace_log_open(p, a->log_dir, a->log_format, a->log_globs, a->nglobs, &err);
-        if (!log) {
-            fprintf(stderr, "%s\n", err.msg);
-            platform_free(p);
-            sim_free(sim);
-            free(pname);
-            return 2;
-        }
+    if (!cli_log_open(&a->log, p, NULL, &log, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        platform_free(p);
+        sim_free(sim);
+        free(pname);
+        return 2;
     }
     int status = 0;
     double t0 = run_wall_seconds();
@@ -186,7 +163,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
     run_loop(sim, until, !a->quiet && isatty(2));
     double wall = run_wall_seconds() - t0;
     platform_finish_stats(p);
-    if (log && !trace_log_close(log, &err)) {
+    if (!cli_log_close(log, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
@@ -217,7 +194,8 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
 
 int cmd_run(int argc, char **argv)
 {
-    RunArgs a = {.log_format = TRACE_JSONL};
+    RunArgs a = {0};
+    cli_log_init(&a.log);
     json_t *cli_sets = json_object();
     json_t *sets = json_object();
     int status = 2;
@@ -243,6 +221,7 @@ int cmd_run(int argc, char **argv)
     }
     status = run_simulation(&a, &desc, until);
 out:
+    cli_log_free(&a.log);
     json_decref(cli_sets);
     json_decref(sets);
     return status;

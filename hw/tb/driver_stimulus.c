@@ -1,0 +1,366 @@
+/* Driver stimulus entries: strict parsing of the "stimulus" array of a testbench
+ * drive entry into DriverEntry values (see docs/testbench-format.md). Every error
+ * names the entry's JSON path: "tb.json: /drive/d0/stimulus/3/addr: ...".
+ * Decisions: `t` is absolute and `gap` relative to the previous entry's time (the
+ * first entry's gap counts from 0); with neither, an entry goes at the previous
+ * entry's time; times may not decrease. `len` defaults to the length of `data` (or
+ * 0) and must agree with it when both are given; read, write, atomic and
+ * invalidate need `addr`, read and atomic need a length. `src`, `dst`, `unit`
+ * default to -1 (not set: nothing is inferred from the address). `posted` is only
+ * for writes; `req` (required) and `status` (default "ok") only for "resp". */
+#include "driver_stimulus.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/json_util.h"
+#include "kernel/trace.h"
+#include "kernel/units.h"
+
+static const char *const stim_keys[] = {
+    "t",    "gap",    "cmd",  "addr",  "len",  "data",    "be", "src", "dst",
+    "unit", "posted", "mask", "epoch", "hint", "sharers", "id", "req", "status",
+};
+
+typedef struct StimCtx {
+    const char *origin;
+    size_t index;
+    SimTime clock;
+    SimError *err;
+} StimCtx;
+
+static bool stim_fail(const StimCtx *c, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool stim_fail(const StimCtx *c, const char *key, const char *fmt, ...)
+{
+    char msg[SIM_ERROR_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (key) {
+        return sim_error_set(c->err, "%s/%zu/%s: %s", c->origin, c->index, key, msg);
+    }
+    return sim_error_set(c->err, "%s/%zu: %s", c->origin, c->index, msg);
+}
+
+/* An unsigned value: a JSON integer, or (hex) a "0x..." string. */
+static bool stim_uint(const StimCtx *c, json_t *o, const char *key, bool hex,
+                      uint64_t max, uint64_t *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+        (uint64_t)json_integer_value(v) <= max) {
+        *out = (uint64_t)json_integer_value(v);
+        return true;
+    }
+    if (hex && json_is_string(v) && trace_hex_u64(json_string_value(v), out) &&
+        *out <= max) {
+        return true;
+    }
+    char got[64];
+    if (json_is_integer(v)) {
+        snprintf(got, sizeof got, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    } else {
+        snprintf(got, sizeof got, "%s",
+                 json_is_string(v) ? json_string_value(v) : json_kind(v));
+    }
+    return stim_fail(c, key, "expected %s from 0 to %" PRIu64 ", got %s",
+                     hex ? "an integer or a \"0x\" hex string" : "an integer", max, got);
+}
+
+/* Like stim_uint for an optional key; *out is left alone when the key is absent. */
+static bool stim_opt(const StimCtx *c, json_t *o, const char *key, bool hex, uint64_t max,
+                     uint64_t *out)
+{
+    return !json_object_get(o, key) || stim_uint(c, o, key, hex, max, out);
+}
+
+static bool stim_small(const StimCtx *c, json_t *o, const char *key, int16_t *out)
+{
+    json_t *v = json_object_get(o, key);
+    *out = -1;
+    if (!v) {
+        return true;
+    }
+    if (!json_is_integer(v)) {
+        return stim_fail(c, key, "expected an integer from -1 to %d, got %s", INT16_MAX,
+                         json_kind(v));
+    }
+    if (json_integer_value(v) < -1 || json_integer_value(v) > INT16_MAX) {
+        return stim_fail(c, key, "%" JSON_INTEGER_FORMAT " is outside -1..%d",
+                         json_integer_value(v), INT16_MAX);
+    }
+    *out = (int16_t)json_integer_value(v);
+    return true;
+}
+
+static bool stim_string(const StimCtx *c, json_t *o, const char *key, const char **out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v) {
+        return stim_fail(c, NULL, "missing %s", key);
+    }
+    if (!json_is_string(v)) {
+        return stim_fail(c, key, "expected a string, got %s", json_kind(v));
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
+{
+    json_t *t = json_object_get(o, "t"), *gap = json_object_get(o, "gap");
+    const char *key = t ? "t" : "gap", *s;
+    SimTime v;
+    SimError uerr;
+    if (t && gap) {
+        return stim_fail(c, "gap", "give either t or gap, not both");
+    }
+    if (!t && !gap) {
+        *out = prev;
+        return true;
+    }
+    if (!stim_string(c, o, key, &s)) {
+        return false;
+    }
+    if (!units_parse_time(s, c->clock, &v, &uerr)) {
+        return stim_fail(c, key, "%s", uerr.msg);
+    }
+    if (t && v < prev) {
+        return stim_fail(c, "t", "%s is earlier than the previous entry (%" PRIu64 " ps)",
+                         s, prev);
+    }
+    if (gap && v > SIM_TIME_MAX - prev) {
+        return stim_fail(c, "gap", "%s overflows the time range", s);
+    }
+    *out = t ? v : prev + v;
+    return true;
+}
+
+static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out)
+{
+    const char *s;
+    if (!stim_string(c, o, key, &s)) {
+        return false;
+    }
+    if (!txn_cmd_parse(s, out)) {
+        return stim_fail(c, key,
+                         "unknown command '%s' (read, write, atomic, invalidate,"
+                         " release, kernel_begin, kernel_end, resp)",
+                         s);
+    }
+    return true;
+}
+
+static bool stim_resp(const StimCtx *c, json_t *o, DriverEntry *e)
+{
+    const char *s;
+    e->req_cmd = e->cmd;
+    e->status = TXN_STATUS_INCOMPLETE;
+    if (e->cmd != TXN_RESP) {
+        const char *bad = json_object_get(o, "req") ? "req" : "status";
+        return !json_object_get(o, bad) ||
+               stim_fail(c, bad, "only allowed with cmd \"resp\"");
+    }
+    if (!stim_cmd(c, o, "req", &e->req_cmd)) {
+        return false;
+    }
+    e->status = TXN_STATUS_OK;
+    if (json_object_get(o, "status")) {
+        if (!stim_string(c, o, "status", &s)) {
+            return false;
+        }
+        if (!txn_status_parse(s, &e->status)) {
+            return stim_fail(c, "status", "unknown status '%s'", s);
+        }
+    }
+    return true;
+}
+
+/* data and len (and their agreement). */
+static bool stim_payload(const StimCtx *c, json_t *o, DriverEntry *e)
+{
+    json_t *data = json_object_get(o, "data");
+    size_t nbytes = 0;
+    uint64_t len = 0;
+    if (data) {
+        if (!json_is_string(data) ||
+            !trace_hex_bytes(json_string_value(data), &e->data, &nbytes)) {
+            return stim_fail(c, "data",
+                             "expected \"0x\" followed by two hex digits per"
+                             " byte");
+        }
+        len = nbytes;
+    }
+    if (json_object_get(o, "len")) {
+        if (!stim_uint(c, o, "len", false, UINT32_MAX, &len)) {
+            return false;
+        }
+        if (data && len != nbytes) {
+            return stim_fail(c, "len", "%" PRIu64 " differs from the %zu bytes of data",
+                             len, nbytes);
+        }
+    } else if (!data && (e->cmd == TXN_READ || e->cmd == TXN_ATOMIC)) {
+        return stim_fail(c, NULL, "a %s needs len (or data)", txn_cmd_name(e->cmd));
+    }
+    e->len = (uint32_t)len;
+    return true;
+}
+
+/* be: a hex number (any length) or integer, bit i = byte i enabled. */
+static bool stim_be(const StimCtx *c, json_t *o, DriverEntry *e)
+{
+    json_t *v = json_object_get(o, "be");
+    if (!v) {
+        return true;
+    }
+    e->be = calloc(e->len ? e->len : 1, 1);
+    if (!e->be) {
+        return stim_fail(c, "be", "out of memory");
+    }
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        uint64_t bits = (uint64_t)json_integer_value(v);
+        for (uint32_t i = 0; i < 64; i++) {
+            if ((bits >> i) & 1) {
+                if (i >= e->len) {
+                    return stim_fail(c, "be", "bit %u set beyond len %u", i, e->len);
+                }
+                e->be[i] = 0xff;
+            }
+        }
+        return true;
+    }
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    size_t digits = strlen(s) >= 2 ? strlen(s) - 2 : 0;
+    if (digits == 0 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) {
+        return stim_fail(c, "be", "expected a \"0x\" hex number or an integer");
+    }
+    for (size_t k = 0; k < digits; k++) {
+        int d = trace_hex_digit(s[1 + digits - k]);
+        if (d < 0) {
+            return stim_fail(c, "be", "'%s' is not a hex number", s);
+        }
+        for (size_t b = 0; b < 4; b++) {
+            if ((d >> b) & 1) {
+                if (4 * k + b >= e->len) {
+                    return stim_fail(c, "be", "bit %zu set beyond len %u", 4 * k + b,
+                                     e->len);
+                }
+                e->be[4 * k + b] = 0xff;
+            }
+        }
+    }
+    return true;
+}
+
+static bool stim_extensions(const StimCtx *c, json_t *o, DriverEntry *e)
+{
+    json_t *posted = json_object_get(o, "posted");
+    if (posted) {
+        if (!json_is_boolean(posted)) {
+            return stim_fail(c, "posted", "expected true or false, got %s",
+                             json_kind(posted));
+        }
+        if (json_is_true(posted) && e->cmd != TXN_WRITE) {
+            return stim_fail(c, "posted", "only a write can be posted");
+        }
+        e->posted = json_is_true(posted);
+    }
+    uint64_t mask = 0, epoch = 0, hint = 0;
+    if (!stim_opt(c, o, "mask", true, UINT32_MAX, &mask) ||
+        !stim_opt(c, o, "epoch", false, UINT32_MAX, &epoch) ||
+        !stim_opt(c, o, "hint", false, UINT32_MAX, &hint) ||
+        !stim_opt(c, o, "sharers", true, UINT64_MAX, &e->sharers) ||
+        !stim_opt(c, o, "id", false, UINT64_MAX, &e->id)) {
+        return false;
+    }
+    e->mask = (uint32_t)mask;
+    e->epoch = (uint32_t)epoch;
+    e->hint = (uint32_t)hint;
+    e->has_id = json_object_get(o, "id") != NULL;
+    return stim_small(c, o, "src", &e->src) && stim_small(c, o, "dst", &e->dst) &&
+           stim_small(c, o, "unit", &e->unit);
+}
+
+static bool stim_known_keys(const StimCtx *c, json_t *o)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        bool known = false;
+        for (size_t k = 0; k < sizeof stim_keys / sizeof stim_keys[0]; k++) {
+            known = known || strcmp(key, stim_keys[k]) == 0;
+        }
+        if (!known) {
+            return stim_fail(c, key, "unknown stimulus field");
+        }
+    }
+    return true;
+}
+
+static bool stim_entry(const StimCtx *c, json_t *o, SimTime prev, DriverEntry *e)
+{
+    if (!json_is_object(o)) {
+        return stim_fail(c, NULL, "expected an object, got %s", json_kind(o));
+    }
+    if (!stim_known_keys(c, o) || !stim_time(c, o, prev, &e->t)) {
+        return false;
+    }
+    if (!json_object_get(o, "cmd")) {
+        return stim_fail(c, NULL, "missing cmd");
+    }
+    if (!stim_cmd(c, o, "cmd", &e->cmd) || !stim_resp(c, o, e)) {
+        return false;
+    }
+    bool addressed = e->cmd == TXN_READ || e->cmd == TXN_WRITE || e->cmd == TXN_ATOMIC ||
+                     e->cmd == TXN_INVALIDATE;
+    if (json_object_get(o, "addr")) {
+        if (!stim_uint(c, o, "addr", true, UINT64_MAX, &e->addr)) {
+            return false;
+        }
+    } else if (addressed) {
+        return stim_fail(c, NULL, "a %s needs addr", txn_cmd_name(e->cmd));
+    }
+    return stim_payload(c, o, e) && stim_be(c, o, e) && stim_extensions(c, o, e);
+}
+
+void driver_entries_free(DriverEntry *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].data);
+        free(v[i].be);
+    }
+    free(v);
+}
+
+bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps,
+                          DriverEntry **out, size_t *n, SimError *err)
+{
+    if (!json_is_array(stimulus)) {
+        return sim_error_set(err, "%s: expected an array of entries, got %s", origin,
+                             json_kind(stimulus));
+    }
+    size_t count = json_array_size(stimulus);
+    DriverEntry *v = calloc(count ? count : 1, sizeof *v);
+    if (!v) {
+        return sim_error_set(err, "%s: out of memory", origin);
+    }
+    StimCtx c = {.origin = origin, .clock = clock_ps, .err = err};
+    SimTime prev = 0;
+    for (c.index = 0; c.index < count; c.index++) {
+        if (!stim_entry(&c, json_array_get(stimulus, c.index), prev, &v[c.index])) {
+            driver_entries_free(v, c.index + 1);
+            return false;
+        }
+        prev = v[c.index].t;
+    }
+    *out = v;
+    *n = count;
+    return true;
+}

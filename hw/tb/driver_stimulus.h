@@ -1,0 +1,34 @@
+/* Parsing of driver stimulus entries (internal to hw/tb/driver.c). */
+#ifndef MGTLM_HW_TB_DRIVER_STIMULUS_H
+#define MGTLM_HW_TB_DRIVER_STIMULUS_H
+
+#include <jansson.h>
+
+#include "kernel/block.h"
+#include "kernel/txn.h"
+
+typedef struct DriverEntry {
+    SimTime t; /* absolute send time */
+    TxnCmd cmd;
+    TxnCmd req_cmd;   /* for resp */
+    TxnStatus status; /* for resp */
+    uint64_t addr;
+    uint32_t len;
+    uint8_t *data; /* len bytes or NULL, owned */
+    uint8_t *be;   /* len bytes (0 or 0xff) or NULL, owned */
+    int16_t src, dst, unit;
+    bool posted;
+    uint32_t mask, epoch, hint;
+    uint64_t sharers;
+    bool has_id;
+    uint64_t id;
+} DriverEntry;
+
+/* Parses stimulus (a JSON array) into *out (new array of *n entries, owned by the
+ * caller; free with driver_entries_free). Times with units use clock_ps for
+ * "cycles". Errors name origin + "/<index>/<key>". */
+bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps,
+                          DriverEntry **out, size_t *n, SimError *err);
+void driver_entries_free(DriverEntry *v, size_t n);
+
+#endif

@@ -1,0 +1,73 @@
+/* Strict JSON file reader: the whole file is read into memory, a file holding only
+ * white space is reported as empty, and jansson parses it with duplicate keys
+ * rejected; parse errors are reported as "file:line:column: text". */
+#include "json_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads the whole file; *len gets its size. NULL on failure (err written). */
+static char *json_file_read(const char *path, size_t *len, SimError *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sim_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) {
+            break;
+        }
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int failed = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf) {
+        sim_error_set(err, "%s: cannot read: out of memory", path);
+        return NULL;
+    }
+    if (failed) {
+        sim_error_set(err, "%s: cannot read: %s", path, strerror(failed));
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+json_t *json_file_load(const char *path, SimError *err)
+{
+    size_t len = 0;
+    char *buf = json_file_read(path, &len, err);
+    if (!buf) {
+        return NULL;
+    }
+    size_t i = 0;
+    while (i < len && strchr(" \t\r\n", buf[i]) && buf[i] != '\0') {
+        i++;
+    }
+    if (i == len) {
+        free(buf);
+        sim_error_set(err, "%s: empty file", path);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    free(buf);
+    if (!doc) {
+        sim_error_set(err, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+    }
+    return doc;
+}

@@ -1,0 +1,130 @@
+/* Internal interfaces of the platform loader, shared by kernel/platform_*.c only.
+ *
+ * Errors name the file and the JSON pointer of the value at fault. After `extends`
+ * the loader works on one merged document; an error at pointer P is blamed on the
+ * most derived file of the chain that contains P (else its longest existing prefix),
+ * since that file's value is the one that won the merge. */
+#ifndef MGTLM_PLATFORM_PRIV_H
+#define MGTLM_PLATFORM_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "platform.h"
+
+#define PLATFORM_PATH_MAX 512
+#define PLATFORM_MAX_GPUS 64
+#define PLATFORM_MAX_COUNT 4096
+#define PLATFORM_MAX_NAME 64
+#define PLATFORM_FLAT_FORMAT "mgtlm-flat"
+#define PLATFORM_STR2(x) #x
+#define PLATFORM_STR(x) PLATFORM_STR2(x)
+
+/* One document of the extends chain. */
+typedef struct PlatformSrc {
+    char *file;   /* as named in messages (owned) */
+    char *prefix; /* pointer of the document inside file: "" or e.g. "/platform" */
+    json_t *doc;  /* owned reference */
+} PlatformSrc;
+
+typedef struct PlatformLoad {
+    PlatformDesc *desc;
+    PlatformSrc *src; /* the user's document first, then what it extends (owned) */
+    size_t nsrc;
+    json_t *doc;  /* the merged document (owned) */
+    char **paths; /* JSON pointer each instance was described at, parallel to
+                     desc->inst (owned) */
+} PlatformLoad;
+
+/* Where a group of `set` entries came from (errors name it). */
+typedef enum PlatformSetFrom {
+    PLATFORM_SET_DOC,   /* the platform's own "set" (blamed like any value) */
+    PLATFORM_SET_EXTRA, /* PlatformLoadArgs.sets ("file: pointer/key") */
+    PLATFORM_SET_CLI,   /* the command line ("--set key") */
+} PlatformSetFrom;
+
+/* platform_source.c: reads the chain (following extends) and merges it. */
+bool platform_source_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
+void platform_source_free(PlatformLoad *ld);
+
+/* platform_fail.c: messages and origins. */
+/* "<file>: <prefix><path>: <message>" (path "" shows as "/"). Returns false. */
+bool platform_fail(const PlatformLoad *ld, const char *path, SimError *err,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Prefixes an existing message with "<file>: <prefix><path>". Returns false. */
+bool platform_fail_prefix(const PlatformLoad *ld, const char *path, SimError *err);
+/* path + "/" + key (key escaped) into out; returns out. */
+char *platform_path(char *out, size_t n, const char *path, const char *key);
+/* "<file>: <prefix><path>" into buf. */
+char *platform_origin(const PlatformLoad *ld, const char *path, char *buf, size_t n);
+/* Fails on a member of obj whose key is not in allowed (NULL-terminated). */
+bool platform_check_keys(const PlatformLoad *ld, json_t *obj, const char *path,
+                         const char *const *allowed, SimError *err);
+/* *out = member key of obj (borrowed; NULL if absent). Fails if present and not of
+ * type want (JSON_TRUE stands for a boolean). */
+bool platform_member(const PlatformLoad *ld, json_t *obj, const char *path,
+                     const char *key, json_type want, json_t **out, SimError *err);
+/* Adds an instance described at path (errors blamed there). */
+bool platform_add(PlatformLoad *ld, const char *name, const char *type, int gpu,
+                  json_t *params, const char *path, SimError *err);
+
+/* platform_top.c: name, gpus, mem_bytes, clock, seed. */
+bool platform_top_read(PlatformLoad *ld, json_t *doc, SimError *err);
+
+/* platform_blocks.c: block entries of an object (gpu >= 0: GPU template of GPU gpu,
+ * names "gpu<g>.<key>"; gpu < 0: top-level blocks). */
+bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int gpu,
+                         SimError *err);
+
+/* platform_fabric.c: generated switches, links, wires (routes computed here). */
+bool platform_fabric_instances(PlatformLoad *ld, SimError *err);
+bool platform_fabric_wires(PlatformLoad *ld, SimError *err);
+
+/* platform_set.c: set overrides. */
+bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,
+                        const PlatformLoadArgs *a, SimError *err);
+/* Glob with '*' (any run) and '?' (one character); everything else is literal. */
+bool platform_glob_match(const char *pattern, const char *name);
+
+/* platform_check.c: parameter checks against the block type. */
+/* A temporary state struct with every parameter of in applied (new, free with
+ * platform_state_free). On failure NULL, *bad_key names the parameter at fault
+ * (NULL if the fault is not one parameter's) and err has the message. */
+void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
+                         const char **bad_key, SimError *err);
+void platform_state_free(const BlockType *t, void *state);
+/* Checks one value for parameter d of type t. */
+bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
+                          const PlatformInfo *pi, SimError *err);
+/* Checks every instance added by the loader (errors at "<path>/params/<key>"). */
+bool platform_check_instances(PlatformLoad *ld, SimError *err);
+/* Value of a PT_U64 parameter of an instance (its count of array ports). */
+bool platform_param_u64(const PlatformInstance *in, const PlatformInfo *pi,
+                        const char *key, uint64_t *out, SimError *err);
+
+/* platform_wires.c: wire entries, with `[*]` expanded element-wise (gpu >= 0: port
+ * names relative to "gpu<g>."). */
+bool platform_wires_add(PlatformLoad *ld, json_t *wires, const char *path, int gpu,
+                        SimError *err);
+/* One wire described at path. */
+bool platform_wire_add(PlatformLoad *ld, const char *a, const char *b, SimTime latency,
+                       const char *path, SimError *err);
+
+/* platform_template.c and platform_flat.c: the two input forms. */
+bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
+bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
+
+/* platform_names.c: name rules. */
+/* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
+bool platform_ident(const char *name);
+/* Splits a full port name "inst.port[k]" into instance (into inst, size n), port
+ * table name (into port, size n) and k (-1 without an index). False if malformed. */
+bool platform_split_port(const char *full, char *inst, char *port, size_t n, int *k);
+/* True for a valid instance name: segments `ident` or `ident[k]` joined by '.'. */
+bool platform_name_valid(const char *name);
+/* k of a trailing "[k]", else -1. */
+int platform_name_index(const char *name);
+
+#endif

@@ -1,0 +1,130 @@
+/* `mgtlm blocks [TYPE]`: without TYPE, one line per registered block type (name and
+ * doc); with TYPE, its doc, its ports (name, "[count param]" for arrays, required or
+ * optional, doc) and its parameters (key, type, default, bounds, choices, doc), all
+ * read from the type's tables, so this output cannot drift from the code. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "kernel/params.h"
+#include "kernel/registry.h"
+
+static void blocks_usage(FILE *f)
+{
+    fprintf(f, "usage: mgtlm blocks [TYPE]\n");
+}
+
+static void blocks_list(void)
+{
+    size_t n;
+    const BlockType *const *types = registry_types(&n);
+    for (size_t i = 0; i < n; i++) {
+        printf("%-14s %s\n", types[i]->name, types[i]->doc ? types[i]->doc : "");
+    }
+}
+
+static void blocks_ports(const BlockType *t)
+{
+    printf("ports:\n");
+    for (size_t i = 0; i < t->nports; i++) {
+        const PortDef *pd = &t->ports[i];
+        char name[128];
+        if (pd->count_param) {
+            snprintf(name, sizeof name, "%s[%s]", pd->name, pd->count_param);
+        } else {
+            snprintf(name, sizeof name, "%s", pd->name);
+        }
+        printf("  %-14s %-8s  %s\n", name, pd->required ? "required" : "optional",
+               pd->doc ? pd->doc : "");
+    }
+    if (t->nports == 0) {
+        printf("  (none)\n");
+    }
+}
+
+/* Appends printf-style text to out (size n, *used bytes used), truncating. */
+static void blocks_append(char *out, size_t n, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void blocks_append(char *out, size_t n, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out + *used, n - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0) {
+        *used = *used + (size_t)w < n ? *used + (size_t)w : n - 1;
+    }
+}
+
+/* "type; default D; min X; max Y; choices a, b" for one parameter. */
+static void blocks_param_facts(const ParamDef *d, char *out, size_t n)
+{
+    char b[32];
+    size_t used = 0;
+    out[0] = '\0';
+    blocks_append(out, n, &used, "%s; ", params_type_name(d->type));
+    if (d->def && d->type == PT_STRING) {
+        blocks_append(out, n, &used, "default \"%s\"", d->def);
+    } else if (d->def) {
+        blocks_append(out, n, &used, "default %s", d->def);
+    } else {
+        blocks_append(out, n, &used, "required");
+    }
+    if (d->type == PT_DOUBLE && d->dmax > d->dmin) {
+        blocks_append(out, n, &used, "; min %g; max %g", d->dmin, d->dmax);
+    } else if (d->type != PT_DOUBLE && d->type != PT_BOOL && d->type != PT_ENUM &&
+               d->type != PT_STRING) {
+        const char *what = d->type == PT_U64_LIST ? " entries" : "";
+        ParamType bt = d->type == PT_U64_LIST ? PT_U64 : d->type;
+        if (d->min) {
+            blocks_append(out, n, &used, "; min %s%s", params_format_base(bt, d->min, b),
+                          what);
+        }
+        if (d->max) {
+            blocks_append(out, n, &used, "; max %s%s", params_format_base(bt, d->max, b),
+                          what);
+        }
+    }
+    for (int i = 0; d->type == PT_ENUM && d->choices && d->choices[i]; i++) {
+        blocks_append(out, n, &used, "%s%s", i ? ", " : "; choices ", d->choices[i]);
+    }
+}
+
+static void blocks_params(const BlockType *t)
+{
+    printf("params:\n");
+    for (size_t i = 0; i <= t->nparams; i++) {
+        const ParamDef *d = i < t->nparams ? &t->params[i] : params_buffer_def();
+        char facts[512];
+        blocks_param_facts(d, facts, sizeof facts);
+        printf("  %-14s (%s)\n  %-14s %s\n", d->key, facts, "", d->doc ? d->doc : "");
+    }
+}
+
+int cmd_blocks(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        blocks_usage(stdout);
+        return 0;
+    }
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        blocks_usage(stderr);
+        return 2;
+    }
+    if (argc == 1) {
+        blocks_list();
+        return 0;
+    }
+    const BlockType *t = registry_find(argv[1]);
+    if (!t) {
+        fprintf(stderr, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)\n",
+                argv[1]);
+        return 2;
+    }
+    printf("%s: %s\n", t->name, t->doc ? t->doc : "");
+    blocks_ports(t);
+    blocks_params(t);
+    return 0;
+}

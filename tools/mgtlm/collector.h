@@ -1,0 +1,30 @@
+/* The testbench collector: a trace sink that keeps the records of the observed ports
+ * in memory, in event order, for comparison with a golden vector. (Testbench runs are
+ * short; full runs use the streaming logs of kernel/trace.h instead.) */
+#ifndef MGTLM_COLLECTOR_H
+#define MGTLM_COLLECTOR_H
+
+#include <jansson.h>
+
+#include "kernel/platform.h"
+#include "kernel/trace.h"
+
+typedef struct Collector {
+    TraceSink sink;  /* attached to every observed port */
+    json_t *records; /* array of records (owned reference) */
+    Port **ports;    /* observed ports, borrowed, platform order (owned array) */
+    size_t n;
+    bool oom; /* a record could not be stored */
+} Collector;
+
+/* Attaches c (zero-initialised by the caller) to every port of p whose name matches
+ * one of globs (a JSON array of strings; each must match at least one port). origin
+ * names the array for errors: "tb.json: /observe" -> "tb.json: /observe/1: ...". */
+bool collector_attach(Collector *c, Platform *p, json_t *globs, const char *origin,
+                      SimError *err);
+/* Detaches from every port (records are kept). */
+void collector_detach(Collector *c);
+/* Detaches if still attached and frees the records. */
+void collector_free(Collector *c);
+
+#endif

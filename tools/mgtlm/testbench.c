@@ -1,0 +1,131 @@
+/* Running a testbench: build the platform described by tb_load, load the drivers'
+ * stimulus, attach the collector (and the log), reset, run until `until` or idle,
+ * then judge: the drivers' response checks and the golden comparison. Output per
+ * testbench: "PASS <name>", or "FAIL <name>" followed by indented reasons and the
+ * first differing records side by side (golden_print_diff). */
+#include "testbench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/tb/driver.h"
+#include "kernel/json_util.h"
+#include "testbench_priv.h"
+
+static bool tb_build(Tb *tb, SimError *err)
+{
+    tb->sim = sim_new();
+    if (!tb->sim) {
+        return tb_fail(tb, "/", err, "out of memory");
+    }
+    tb->has_desc = false;
+    tb->p = platform_build(&tb->desc, tb->sim, err);
+    if (!tb->p) {
+        return false;
+    }
+    json_t *e;
+    const char *name;
+    json_object_foreach(json_object_get(tb->doc, "drive"), name, e)
+    {
+        char inst[128], origin[SIM_ERROR_MAX], at[512] = "";
+        json_t *stim = json_object_get(e, "stimulus");
+        snprintf(inst, sizeof inst, "tb.%s", name);
+        json_pointer_push(json_pointer_push(at, sizeof at, "drive"), sizeof at, name);
+        snprintf(origin, sizeof origin, "%s: %s/stimulus", tb->path, at);
+        json_t *none = json_array();
+        bool ok =
+            driver_load(platform_block(tb->p, inst), stim ? stim : none, origin, err);
+        json_decref(none);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Runs the testbench; false on bad input (observe patterns, log). */
+static bool tb_run(Tb *tb, const CliLog *log, const char *log_subdir, SimError *err)
+{
+    char origin[SIM_ERROR_MAX];
+    snprintf(origin, sizeof origin, "%s: /observe", tb->path);
+    if (!collector_attach(&tb->col, tb->p, json_object_get(tb->doc, "observe"), origin,
+                          err)) {
+        return false;
+    }
+    if (log && !cli_log_open(log, tb->p, log_subdir, &tb->log, err)) {
+        return false;
+    }
+    platform_reset(tb->p);
+    sim_run(tb->sim, tb->until);
+    collector_detach(&tb->col);
+    TraceLog *l = tb->log;
+    tb->log = NULL;
+    return cli_log_close(l, err);
+}
+
+/* Prints the verdict; returns TB_PASS or TB_FAIL. */
+static TbStatus tb_judge(Tb *tb, FILE *out)
+{
+    char reasons[4][SIM_ERROR_MAX];
+    size_t nreasons = 0;
+    json_t *e;
+    const char *name;
+    json_object_foreach(json_object_get(tb->doc, "drive"), name, e)
+    {
+        char inst[128];
+        SimError derr;
+        snprintf(inst, sizeof inst, "tb.%s", name);
+        if (!driver_check(platform_block(tb->p, inst), &derr) && nreasons < 3) {
+            snprintf(reasons[nreasons++], SIM_ERROR_MAX, "%s", derr.msg);
+        }
+    }
+    if (tb->col.oom) {
+        snprintf(reasons[nreasons++], SIM_ERROR_MAX, "out of memory collecting records");
+    }
+    GoldenResult r = golden_compare(&tb->golden, tb->col.records, tb->mode);
+    if (r.match && nreasons == 0) {
+        fprintf(out, "PASS %s\n", tb->name);
+        return TB_PASS;
+    }
+    fprintf(out, "FAIL %s\n", tb->name);
+    for (size_t k = 0; k < nreasons; k++) {
+        fprintf(out, "  %s\n", reasons[k]);
+    }
+    if (!r.match) {
+        golden_print_diff(out, &tb->golden, tb->col.records, tb->mode, &r);
+    }
+    return TB_FAIL;
+}
+
+static void tb_free(Tb *tb)
+{
+    if (tb->log) {
+        trace_log_close(tb->log, NULL);
+    }
+    collector_free(&tb->col);
+    if (tb->p) {
+        platform_free(tb->p);
+    }
+    if (tb->sim) {
+        sim_free(tb->sim);
+    }
+    if (tb->has_desc) {
+        platform_desc_free(&tb->desc);
+    }
+    golden_free(&tb->golden);
+    json_decref(tb->doc);
+}
+
+TbStatus testbench_run(const char *path, const CliLog *log, const char *log_subdir,
+                       FILE *out, SimError *err)
+{
+    Tb tb;
+    memset(&tb, 0, sizeof tb);
+    tb.path = path;
+    TbStatus status = TB_BAD_INPUT;
+    if (tb_load(&tb, err) && tb_build(&tb, err) && tb_run(&tb, log, log_subdir, err)) {
+        status = tb_judge(&tb, out);
+    }
+    tb_free(&tb);
+    return status;
+}

@@ -1,0 +1,22 @@
+/* Running one directed testbench (docs/testbench-format.md): load the testbench
+ * JSON, load and extend the platform with drivers and sinks, build it, attach the
+ * collector to the observed ports (and the optional log), run until `until` or idle,
+ * check the drivers and compare the observed records with the golden vector. */
+#ifndef MGTLM_TESTBENCH_H
+#define MGTLM_TESTBENCH_H
+
+#include <stdio.h>
+
+#include "cli_log.h"
+#include "kernel/error.h"
+
+typedef enum TbStatus { TB_PASS = 0, TB_FAIL = 1, TB_BAD_INPUT = 2 } TbStatus;
+
+/* Runs the testbench in path. On TB_PASS / TB_FAIL prints "PASS <name>" or
+ * "FAIL <name>" and the reasons (first differing records side by side) to out. On
+ * TB_BAD_INPUT prints nothing and err holds a one-line message naming the file and
+ * JSON path (or line). log may be NULL; its output goes to <log dir>/<log_subdir>. */
+TbStatus testbench_run(const char *path, const CliLog *log, const char *log_subdir,
+                       FILE *out, SimError *err);
+
+#endif
