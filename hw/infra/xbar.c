@@ -15,8 +15,10 @@
  *                remote write queue act on them; the rdma block is the end of that
  *                path); a response from a CU is a route error.
  *   from local:  response with dst == own -> cu[unit]; response with dst != own ->
- *                remote (the answer to a remote GPU's request); anything else is a
- *                route error.
+ *                remote (the answer to a remote GPU's request); a read/write/atomic/
+ *                invalidate with dst != own -> remote (home-side blocks such as a
+ *                coherence directory or sharing tracker send invalidates and
+ *                write-backs this way); anything else is a route error.
  *   from remote: read/write/atomic/invalidate with dst == own -> local;
  *                response with dst == own -> cu[unit]; control commands arriving from
  *                the network are consumed (counted in controls).
@@ -108,7 +110,8 @@ static int xbar_classify(const Xbar *x, uint32_t in, const Txn *t)
     }
     if ((int)in == x->local) {
         if (!resp) {
-            return XBAR_ERROR;
+            return (control || t->dst == x->own) ? XBAR_ERROR
+                                                 : xbar_remote_or(x, XBAR_ERROR);
         }
         return t->dst == x->own ? xbar_to_cu(x, t) : xbar_remote_or(x, XBAR_ERROR);
     }
