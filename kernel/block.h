@@ -9,7 +9,8 @@
  * Life cycle: params applied -> realize (validate combinations, allocate, register
  * stats, look ports up; may fail with a clear error) -> ports connected -> reset
  * (schedule initial events) -> on_recv / on_free during the run -> stats (compute
- * derived statistics) -> finalize (free what the block allocated).
+ * derived statistics) -> finalize (free what the block allocated). `cost` (optional)
+ * reports storage by formula from the parameters, for `mgtlm cost`.
  * A block touches only its own state and its own ports. */
 #ifndef MGTLM_BLOCK_H
 #define MGTLM_BLOCK_H
@@ -18,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cost.h"
 #include "error.h"
 #include "port.h"
 #include "sim.h"
@@ -83,6 +85,9 @@ typedef struct BlockType {
     void (*on_free)(Block *b, Port *p);
     void (*stats)(Block *b);
     void (*finalize)(Block *b);
+    /* Optional: adds the block's storage (and derived costs) to r, by formula from its
+     * parameters, after realize; used by `mgtlm cost`. */
+    void (*cost)(Block *b, CostReport *r);
 } BlockType;
 
 struct Block {
