@@ -1,14 +1,6 @@
 /* SimEvent: a SystemC-style event with one pending notification, earliest wins. */
 #include "event.h"
 
-static void sim_event_fire(void *subject, void *obj)
-{
-    SimEvent *ev = obj;
-    (void)subject;
-    ev->pending = (SimHandle){0};
-    ev->fn(ev->subject, ev->obj);
-}
-
 void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject, void *obj)
 {
     ev->sim = sim;
@@ -29,7 +21,7 @@ void sim_event_notify_at(SimEvent *ev, SimTime at)
         sim_cancel(ev->sim, ev->pending);
     }
     ev->when = at;
-    ev->pending = sim_schedule_at(ev->sim, at, ev->prio, sim_event_fire, NULL, ev);
+    ev->pending = sim_schedule_at(ev->sim, at, ev->prio, ev->fn, ev->subject, ev->obj);
 }
 
 void sim_event_notify(SimEvent *ev, SimTime delay)

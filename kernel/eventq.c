@@ -8,13 +8,9 @@
 #define NODE_SLAB 4096
 #define BUCKET_SLAB 256
 #define TABLE_INITIAL 64
+#define EVENTQ_SORTED_MAX 32
+#define EVENTQ_SORTED_MIN 8
 
-struct EventBucket {
-    SimTime time;
-    SimNode *head[SIM_PRIO_LEVELS];
-    SimNode *tail[SIM_PRIO_LEVELS];
-    EventBucket *next_free;
-};
 
 static void *eventq_xalloc(size_t size)
 {
@@ -66,7 +62,7 @@ void eventq_destroy(EventQueue *q)
         free(q->chunks[i]);
     }
     free(q->chunks);
-    free(q->heap);
+    free(q->order);
     free(q->table);
     memset(q, 0, sizeof *q);
 }
@@ -94,6 +90,15 @@ static void table_grow(EventQueue *q)
     free(old);
 }
 
+static void table_insert(EventQueue *q, EventBucket *b)
+{
+    q->table[table_slot(q, b->time)] = b;
+    q->table_used++;
+    if (q->table_used * 2 > q->table_mask + 1) {
+        table_grow(q);
+    }
+}
+
 static void table_remove(EventQueue *q, const EventBucket *b)
 {
     size_t i = table_slot(q, b->time);
@@ -115,51 +120,154 @@ static void table_remove(EventQueue *q, const EventBucket *b)
     }
 }
 
-static void heap_push(EventQueue *q, EventBucket *b)
+/* Makes room for one more bucket at the end of order (moving [lo, hi) to 0). */
+static void order_make_room(EventQueue *q)
 {
-    if (q->nheap == q->heap_cap) {
-        size_t cap = q->heap_cap ? q->heap_cap * 2 : 64;
-        EventBucket **heap = realloc(q->heap, cap * sizeof *heap);
-        if (!heap) {
+    size_t n = q->hi - q->lo;
+    if (q->lo > 0 && n < q->order_cap / 2) {
+        memmove(q->order, q->order + q->lo, n * sizeof *q->order);
+    } else {
+        size_t cap = q->order_cap ? q->order_cap * 2 : 64;
+        EventBucket **order = malloc(cap * sizeof *order);
+        if (!order) {
             fprintf(stderr, "mgtlm: out of memory in the event queue\n");
             abort();
         }
-        q->heap = heap;
-        q->heap_cap = cap;
+        if (n > 0) {
+            memcpy(order, q->order + q->lo, n * sizeof *order);
+        }
+        free(q->order);
+        q->order = order;
+        q->order_cap = cap;
     }
-    size_t i = q->nheap++;
+    q->lo = 0;
+    q->hi = n;
+}
+
+static inline void order_reserve(EventQueue *q)
+{
+    if (q->hi == q->order_cap) {
+        order_make_room(q);
+    }
+}
+
+static void heap_push(EventQueue *q, EventBucket *b)
+{
+    order_reserve(q);
+    size_t i = q->hi++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (q->heap[parent]->time <= b->time) {
+        if (q->order[parent]->time <= b->time) {
             break;
         }
-        q->heap[i] = q->heap[parent];
+        q->order[i] = q->order[parent];
         i = parent;
     }
-    q->heap[i] = b;
+    q->order[i] = b;
 }
 
 static void heap_pop(EventQueue *q)
 {
-    EventBucket *last = q->heap[--q->nheap];
+    EventBucket *last = q->order[--q->hi];
     size_t i = 0;
     for (;;) {
         size_t child = 2 * i + 1;
-        if (child >= q->nheap) {
+        if (child >= q->hi) {
             break;
         }
-        if (child + 1 < q->nheap && q->heap[child + 1]->time < q->heap[child]->time) {
+        if (child + 1 < q->hi && q->order[child + 1]->time < q->order[child]->time) {
             child++;
         }
-        if (last->time <= q->heap[child]->time) {
+        if (last->time <= q->order[child]->time) {
             break;
         }
-        q->heap[i] = q->heap[child];
+        q->order[i] = q->order[child];
         i = child;
     }
-    if (q->nheap > 0) {
-        q->heap[i] = last;
+    if (q->hi > 0) {
+        q->order[i] = last;
     }
+}
+
+/* Sorted mode: index in [lo, hi] of the first bucket with time >= t. */
+static size_t sorted_find(const EventQueue *q, SimTime t)
+{
+    size_t a = q->lo, b = q->hi;
+    if (b > a && q->order[b - 1]->time < t) {
+        return b;
+    }
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (q->order[m]->time < t) {
+            a = m + 1;
+        } else {
+            b = m;
+        }
+    }
+    return a;
+}
+
+static void sorted_insert(EventQueue *q, size_t pos, EventBucket *b)
+{
+    if (pos == q->hi && q->hi < q->order_cap) {
+        q->order[q->hi++] = b;
+        return;
+    }
+    if (pos == q->lo && q->lo > 0) {
+        q->order[--q->lo] = b;
+        return;
+    }
+    pos -= q->lo;
+    order_reserve(q);
+    pos += q->lo;
+    memmove(q->order + pos + 1, q->order + pos, (q->hi - pos) * sizeof *q->order);
+    q->order[pos] = b;
+    q->hi++;
+}
+
+static void to_heap_mode(EventQueue *q)
+{
+    size_t n = q->hi - q->lo;
+    memmove(q->order, q->order + q->lo, n * sizeof *q->order);
+    q->lo = 0;
+    q->hi = n;
+    for (size_t k = 0; k < n; k++) {
+        table_insert(q, q->order[k]);
+    }
+    q->heap_mode = true;
+}
+
+static void to_sorted_mode(EventQueue *q)
+{
+    for (size_t k = 0; k < q->hi; k++) {
+        table_remove(q, q->order[k]);
+    }
+    for (size_t k = 1; k < q->hi; k++) {
+        EventBucket *b = q->order[k];
+        size_t j = k;
+        while (j > 0 && q->order[j - 1]->time > b->time) {
+            q->order[j] = q->order[j - 1];
+            j--;
+        }
+        q->order[j] = b;
+    }
+    q->heap_mode = false;
+}
+
+static EventBucket *bucket_alloc(EventQueue *q, SimTime t)
+{
+    if (!q->free_buckets) {
+        EventBucket *slab = eventq_slab(q, BUCKET_SLAB * sizeof *slab);
+        for (size_t k = 0; k < BUCKET_SLAB; k++) {
+            slab[k].next_free = q->free_buckets;
+            q->free_buckets = &slab[k];
+        }
+    }
+    EventBucket *b = q->free_buckets;
+    q->free_buckets = b->next_free;
+    b->mask = 0;
+    b->time = t;
+    return b;
 }
 
 static EventBucket *bucket_get(EventQueue *q, SimTime t)
@@ -167,34 +275,42 @@ static EventBucket *bucket_get(EventQueue *q, SimTime t)
     if (q->last && q->last->time == t) {
         return q->last;
     }
-    size_t i = table_slot(q, t);
-    EventBucket *b = q->table[i];
-    if (!b) {
-        if (!q->free_buckets) {
-            EventBucket *slab = eventq_slab(q, BUCKET_SLAB * sizeof *slab);
-            for (size_t k = 0; k < BUCKET_SLAB; k++) {
-                slab[k].next_free = q->free_buckets;
-                q->free_buckets = &slab[k];
-            }
+    EventBucket *b;
+    if (q->heap_mode) {
+        b = q->table[table_slot(q, t)];
+        if (!b) {
+            b = bucket_alloc(q, t);
+            table_insert(q, b);
+            heap_push(q, b);
         }
-        b = q->free_buckets;
-        q->free_buckets = b->next_free;
-        memset(b, 0, sizeof *b);
-        b->time = t;
-        q->table[i] = b;
-        q->table_used++;
-        heap_push(q, b);
-        if (q->table_used * 2 > q->table_mask + 1) {
-            table_grow(q);
+    } else {
+        size_t pos = sorted_find(q, t);
+        b = pos < q->hi ? q->order[pos] : NULL;
+        if (!b || b->time != t) {
+            b = bucket_alloc(q, t);
+            sorted_insert(q, pos, b);
+            if (q->hi - q->lo > EVENTQ_SORTED_MAX) {
+                to_heap_mode(q);
+            }
         }
     }
     q->last = b;
     return b;
 }
 
-static void bucket_free(EventQueue *q, EventBucket *b)
+/* Removes the earliest bucket (empty) and returns it to the pool. */
+static void bucket_drop_first(EventQueue *q)
 {
-    table_remove(q, b);
+    EventBucket *b = q->order[q->lo];
+    if (q->heap_mode) {
+        heap_pop(q);
+        table_remove(q, b);
+        if (q->hi <= EVENTQ_SORTED_MIN) {
+            to_sorted_mode(q);
+        }
+    } else {
+        q->lo++;
+    }
     if (q->last == b) {
         q->last = NULL;
     }
@@ -202,8 +318,8 @@ static void bucket_free(EventQueue *q, EventBucket *b)
     q->free_buckets = b;
 }
 
-SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn, void *subject,
-                     void *obj)
+SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
+                          void *subject, void *obj)
 {
     if (!q->free_nodes) {
         SimNode *slab = eventq_slab(q, NODE_SLAB * sizeof *slab);
@@ -222,23 +338,17 @@ SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn, void *su
     n->prio = (uint8_t)prio;
     n->cancelled = false;
     EventBucket *b = bucket_get(q, time);
-    if (b->tail[prio]) {
+    if (b->mask & (1u << prio)) {
         b->tail[prio]->next = n;
     } else {
         b->head[prio] = n;
+        b->mask |= 1u << prio;
     }
     b->tail[prio] = n;
     q->live++;
     return n;
 }
 
-void eventq_release(EventQueue *q, SimNode *n)
-{
-    n->gen++;
-    n->fn = NULL;
-    n->next = q->free_nodes;
-    q->free_nodes = n;
-}
 
 static void bucket_unlink_head(EventBucket *b, int prio)
 {
@@ -246,20 +356,17 @@ static void bucket_unlink_head(EventBucket *b, int prio)
     b->head[prio] = n->next;
     if (!b->head[prio]) {
         b->tail[prio] = NULL;
+        b->mask &= ~(1u << prio);
     }
 }
 
-SimNode *eventq_peek(EventQueue *q)
+SimNode *eventq_peek_slow(EventQueue *q)
 {
-    while (q->nheap > 0) {
-        EventBucket *b = q->heap[0];
-        int prio = 0;
-        while (prio < SIM_PRIO_LEVELS && !b->head[prio]) {
-            prio++;
-        }
+    while (q->hi > q->lo) {
+        EventBucket *b = q->order[q->lo];
+        int prio = b->mask ? __builtin_ctz(b->mask) : SIM_PRIO_LEVELS;
         if (prio == SIM_PRIO_LEVELS) {
-            heap_pop(q);
-            bucket_free(q, b);
+            bucket_drop_first(q);
             continue;
         }
         SimNode *n = b->head[prio];
@@ -273,11 +380,6 @@ SimNode *eventq_peek(EventQueue *q)
     return NULL;
 }
 
-void eventq_pop(EventQueue *q, SimNode *n)
-{
-    bucket_unlink_head(q->heap[0], n->prio);
-    q->live--;
-}
 
 void eventq_cancel(EventQueue *q, SimNode *n)
 {

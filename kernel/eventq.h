@@ -2,10 +2,15 @@
  *
  * Events are kept in time buckets: one bucket per distinct pending time, each holding
  * one FIFO list per priority level (FIFO order is insertion order, i.e. sequence
- * order). Buckets are found by time through an open-addressing hash table and ordered
- * by a binary min-heap of times. Hardware models schedule many events at few distinct
- * times (clock edges, fixed latencies), so most insertions and removals are O(1) and
- * the heap holds only distinct times. Nodes and buckets are pooled. */
+ * order); bucket->mask says which lists are non-empty. The buckets are ordered in
+ * `order[lo, hi)` in one of two modes:
+ * - sorted (few distinct times, the common case): ascending by time; the earliest is
+ *   order[lo], a new latest time is appended, a bucket is found by binary search;
+ * - heap (more than EVENTQ_SORTED_MAX distinct times): a binary min-heap with lo == 0,
+ *   buckets found through an open-addressing hash table.
+ * A sorted array is already a valid heap, so switching up is free; switching down
+ * (at EVENTQ_SORTED_MIN) sorts at most that many buckets. Nodes and buckets are
+ * pooled. */
 #ifndef MGTLM_EVENTQ_H
 #define MGTLM_EVENTQ_H
 
@@ -27,11 +32,19 @@ struct SimNode {
 };
 
 typedef struct EventBucket EventBucket;
+struct EventBucket {
+    SimTime time;
+    unsigned mask; /* bit p set: head[p] != NULL */
+    SimNode *head[SIM_PRIO_LEVELS];
+    SimNode *tail[SIM_PRIO_LEVELS];
+    EventBucket *next_free;
+};
 
 typedef struct EventQueue {
-    EventBucket **heap; /* min-heap by time */
-    size_t nheap, heap_cap;
-    EventBucket **table; /* hash table time -> bucket, linear probing */
+    EventBucket **order; /* buckets in [lo, hi): sorted, or a min-heap (lo == 0) */
+    size_t lo, hi, order_cap;
+    bool heap_mode;
+    EventBucket **table; /* heap mode: time -> bucket, linear probing */
     size_t table_mask, table_used;
     EventBucket *last; /* bucket of the most recent insertion (fast path) */
     EventBucket *free_buckets;
@@ -44,14 +57,68 @@ typedef struct EventQueue {
 bool eventq_init(EventQueue *q);
 void eventq_destroy(EventQueue *q);
 /* Inserts a node for (time, prio) at the end of its FIFO. Aborts on OOM. */
-SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn, void *subject,
-                     void *obj);
-/* The earliest live node (skipping and freeing cancelled ones), or NULL. */
-SimNode *eventq_peek(EventQueue *q);
-/* Removes the node returned by eventq_peek. */
-void eventq_pop(EventQueue *q, SimNode *n);
-/* Returns a popped node to the pool (invalidates handles to it). */
-void eventq_release(EventQueue *q, SimNode *n);
+SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
+                          void *subject, void *obj);
+SimNode *eventq_peek_slow(EventQueue *q);
+
+static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
+                                   void *subject, void *obj)
+{
+    EventBucket *b = q->last;
+    SimNode *n = q->free_nodes;
+    if (!b || b->time != time || !n) {
+        return eventq_push_slow(q, time, prio, fn, subject, obj);
+    }
+    q->free_nodes = n->next;
+    n->time = time;
+    n->fn = fn;
+    n->subject = subject;
+    n->obj = obj;
+    n->next = NULL;
+    n->prio = (uint8_t)prio;
+    n->cancelled = false;
+    if (b->mask & (1u << prio)) {
+        b->tail[prio]->next = n;
+    } else {
+        b->head[prio] = n;
+        b->mask |= 1u << prio;
+    }
+    b->tail[prio] = n;
+    q->live++;
+    return n;
+}
+
+static inline SimNode *eventq_peek(EventQueue *q)
+{
+    if (q->hi > q->lo) {
+        EventBucket *b = q->order[q->lo];
+        if (b->mask) {
+            SimNode *n = b->head[__builtin_ctz(b->mask)];
+            if (!n->cancelled) {
+                return n;
+            }
+        }
+    }
+    return eventq_peek_slow(q);
+}
+
+static inline void eventq_pop(EventQueue *q, SimNode *n)
+{
+    EventBucket *b = q->order[q->lo];
+    b->head[n->prio] = n->next;
+    if (!n->next) {
+        b->tail[n->prio] = NULL;
+        b->mask &= ~(1u << n->prio);
+    }
+    q->live--;
+}
+
+static inline void eventq_release(EventQueue *q, SimNode *n)
+{
+    n->gen++;
+    n->next = q->free_nodes;
+    q->free_nodes = n;
+}
 void eventq_cancel(EventQueue *q, SimNode *n);
 
 #endif

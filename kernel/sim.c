@@ -112,19 +112,43 @@ static void sim_execute(Sim *sim, SimNode *n)
 
 SimRunResult sim_run(Sim *sim, SimTime until)
 {
+    EventQueue *q = &sim->q;
     sim->stop = false;
     for (;;) {
-        SimNode *n = eventq_peek(&sim->q);
-        if (!n) {
+        SimNode *first = eventq_peek(q);
+        if (!first) {
             return SIM_RUN_IDLE;
         }
-        if (n->time > until) {
+        if (first->time > until) {
             return SIM_RUN_UNTIL;
         }
-        sim_execute(sim, n);
-        if (sim->stop) {
-            sim->stop = false;
-            return SIM_RUN_STOPPED;
+        EventBucket *b = q->order[q->lo];
+        sim->now = b->time;
+        unsigned mask;
+        while ((mask = b->mask) != 0) {
+            unsigned p = (unsigned)__builtin_ctz(mask);
+            SimNode *n = b->head[p];
+            SimNode *next = n->next;
+            b->head[p] = next;
+            if (!next) {
+                b->tail[p] = NULL;
+                b->mask = mask & ~(1u << p);
+            }
+            SimProc fn = n->fn;
+            void *subject = n->subject;
+            void *obj = n->obj;
+            bool cancelled = n->cancelled;
+            eventq_release(q, n);
+            if (cancelled) {
+                continue;
+            }
+            q->live--;
+            sim->executed++;
+            fn(subject, obj);
+            if (sim->stop) {
+                sim->stop = false;
+                return SIM_RUN_STOPPED;
+            }
         }
     }
 }

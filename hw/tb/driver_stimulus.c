@@ -102,6 +102,7 @@ static bool stim_small(const StimCtx *c, json_t *o, const char *key, int16_t *ou
 static bool stim_string(const StimCtx *c, json_t *o, const char *key, const char **out)
 {
     json_t *v = json_object_get(o, key);
+    *out = NULL;
     if (!v) {
         return stim_fail(c, NULL, "missing %s", key);
     }
