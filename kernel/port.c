@@ -58,10 +58,17 @@ bool port_connect(Port *a, Port *b, SimTime latency, SimError *err)
     return true;
 }
 
-bool port_can_send(const Port *p)
+bool port_can_send(Port *p)
 {
-    const Port *q = p->peer;
-    return q && q->count + q->inflight < q->cap;
+    Port *q = p->peer;
+    if (!q) {
+        return false;
+    }
+    if (q->count + q->inflight < q->cap) {
+        return true;
+    }
+    q->peer_waiting = true;
+    return false;
 }
 
 static void port_arrive(void *subject, void *obj)

@@ -7,7 +7,8 @@
  * sends t out of p (arrival at the peer after latency + extra delay). A refused send
  * returns false, keeps the caller's reference and marks the sender as waiting: when a
  * slot frees at the peer, the sender's block gets on_free(block, p) (scheduled at the
- * current time with SIM_PRIO_NOTIFY, never called re-entrantly).
+ * current time with SIM_PRIO_NOTIFY, never called re-entrantly). A port_can_send()
+ * that answers false registers the sender the same way.
  * Receiving: on arrival the owner's on_recv(block, port) is called; the owner looks
  * at port_peek() and removes with port_take() (it may leave transactions queued).
  * Nothing is dropped: a transaction is accepted, refused, or the run fails loudly.
@@ -59,7 +60,9 @@ void port_destroy(Port *p);
 /* Joins a and b with the given latency. Fails if either is already bound. */
 bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);
 
-bool port_can_send(const Port *p);
+/* True if a send on p would be accepted now. A false answer registers p's block for
+ * on_free exactly like a refused send, so "check, then wait for on_free" works. */
+bool port_can_send(Port *p);
 /* Sends t out of p, arriving at the peer after p->latency + extra. */
 bool port_send(Port *p, Txn *t);
 bool port_send_after(Port *p, Txn *t, SimTime extra);

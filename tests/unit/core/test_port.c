@@ -125,6 +125,27 @@ static void test_latency_and_backpressure(void)
     sim_free(sim);
 }
 
+/* A sender that only asks port_can_send (and never attempts a refused send) must
+ * still be woken by on_free when the receiver frees a slot. */
+static void test_can_send_registers_wakeup(void)
+{
+    Sim *sim = sim_new();
+    Sender s = {.total = 0};
+    Receiver r = {.take_every = 10};
+    setup(sim, &s, &r, 1, 5);
+    CHECK(port_can_send(&s.port));
+    CHECK(port_send(&s.port, txn_new(sim, TXN_WRITE, 0, 4)));
+    CHECK(!port_can_send(&s.port));
+    CHECK_EQ_U64(s.refused, 0);
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(s.freed, 1);
+    CHECK_EQ_U64(r.n, 1);
+    CHECK_EQ_U64(r.at[0], 15);
+    port_destroy(&s.port);
+    port_destroy(&r.port);
+    sim_free(sim);
+}
+
 static void test_connect_errors(void)
 {
     Sim *sim = sim_new();
@@ -194,6 +215,7 @@ static void test_names(void)
 int main(void)
 {
     RUN(test_latency_and_backpressure);
+    RUN(test_can_send_registers_wakeup);
     RUN(test_connect_errors);
     RUN(test_txn_refcounts);
     RUN(test_names);
