@@ -1,7 +1,8 @@
 /* cu: a compute unit as a traffic generator and end-to-end data checker (the
  * requester side of every experiment; wavefront coalescing after SPEC.md 1.1).
  *
- * Modelled: a stream of memory requests (synthetic patterns, cu_pattern.h, or a
+ * Modelled: a stream of memory requests (synthetic patterns, cu_pattern.h; the
+ * multi-kernel sharing pattern, cu_shared.h; halo-exchange stores, cu_halo.h; or a
  * JSON Lines trace, cu_trace.h) issued at most one per `gap`, with at most
  * `outstanding` requests waiting for a response; coalescing of a trace wavefront
  * into one whole-line request per distinct line in order of first appearance; a
@@ -14,11 +15,20 @@
  * non-posted writes take an outstanding slot until their response arrives.
  *
  * Issue timing (exact): request k is sent at the first instant t with
- *   t >= its ready time (trace: the record's time; synthetic: 0),
+ *   t >= its ready time (trace: the record's time; kernel_begin of kernel k: k * T;
+ *   the first verify read: last release/kernel_end + verify_delay; else 0),
  *   t >= previous send + gap,
  *   a free slot if it needs one (a response frees its slot at its arrival),
+ *   no response outstanding if it is a kernel's (or the verify phase's) release,
  * and the port accepts it (a refused send waits for on_free). All requests of one
  * wavefront record share the record's time, so they leave `gap` apart.
+ *
+ * Sequence: kernel mode (kernels > 1, or pattern shared) repeats per kernel k:
+ * kernel_begin (hint), the kernel's accesses, release (after every response),
+ * kernel_end; a kernel_end leaving later than (k + 1) * T - gap counts in
+ * kernel_overrun_errors. Without kernel mode the accesses run once. With verify, after
+ * the last access (and a release, or the last kernel_end), the cu reads back every
+ * byte it wrote (cu_written.h) and checks it against the shadow.
  *
  * Data check (exact): the cu keeps a sparse shadow of every byte it wrote (the
  * shadow starts as the fill pattern, which must match the memory's `fill`). A read
@@ -51,6 +61,20 @@
  *   not waited for (no response exists, txn.h); posted writes likewise.
  * - completed counts responses; finish_ps is the time of the last response (or of
  *   the last send when nothing is answered).
+ * - Kernels: `count` accesses per kernel; the synthetic stream continues across
+ *   kernels. T = 0 runs kernels back to back (no overrun); pattern shared needs
+ *   T > 0 because its readers rely on every writer having finished kernel k - 1 by
+ *   k * T. kernels > 1 is refused for patterns none and trace.
+ * - Shared reads expect the bytes given by the kernel predicates (cu_shared.h), not
+ *   the shadow (other cus write those lines); verify reads expect the shadow.
+ * - Shared and halo writes carry data v(addr, k) (cu_value); other writes PRNG data.
+ * - posted makes every write of a synthetic, shared or halo pattern posted; trace
+ *   writes are posted when the record or the parameter says so.
+ * - Verify: one read per maximal run of written bytes in a line, ascending
+ *   addresses; skipped when the cu wrote nothing. Posted writes are not waited for:
+ *   verify_delay must cover their flight if the path can reorder them.
+ * - unanswered_errors: requests still outstanding at the end of a run that ended idle
+ *   (no event pending); a run cut by --until counts none.
  * - A response matching no outstanding request counts in resp_unmatched_errors, a trace
  *   that cannot be read during the run (changed after validation) in trace_errors;
  *   both are model-error counters. */
@@ -59,8 +83,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/infra/cu_halo.h"
 #include "hw/infra/cu_pattern.h"
+#include "hw/infra/cu_shared.h"
 #include "hw/infra/cu_trace.h"
+#include "hw/infra/cu_written.h"
 #include "hw/infra/fill.h"
 #include "hw/infra/idmap.h"
 #include "hw/infra/rng.h"
@@ -68,7 +95,28 @@
 #include "kernel/block.h"
 #include "kernel/event.h"
 
-enum { CU_NONE, CU_TRACE, CU_UNIFORM, CU_STRIDED, CU_STREAM, CU_TILED, CU_SCATTER };
+enum {
+    CU_NONE,
+    CU_TRACE,
+    CU_UNIFORM,
+    CU_STRIDED,
+    CU_STREAM,
+    CU_TILED,
+    CU_SCATTER,
+    CU_SHARED,
+    CU_HALO
+};
+
+/* What the cu issues next (see the header comment for the sequence). */
+enum {
+    CU_PH_BEGIN,        /* kernel_begin of the current kernel */
+    CU_PH_WORK,         /* the accesses of the current kernel (or of the whole run) */
+    CU_PH_RELEASE,      /* release, after every response has arrived */
+    CU_PH_END,          /* kernel_end */
+    CU_PH_VERIFY_START, /* sort the record of written bytes */
+    CU_PH_VERIFY,       /* read back every written byte */
+    CU_PH_DONE
+};
 
 typedef struct CuSlot {
     TxnCmd cmd;
@@ -86,6 +134,10 @@ typedef struct CuReq {
     SimTime ready;
     const uint8_t *data; /* NULL = PRNG data (writes, atomics) */
     const uint8_t *be;   /* NULL = all bytes */
+    int64_t vk;          /* >= 0: write data v(addr, vk) */
+    int64_t ek;          /* >= 0: a shared read expecting the bytes of kernel ek */
+    bool drain;          /* send only when no response is outstanding */
+    bool verify;         /* a verify-phase read */
 } CuReq;
 
 typedef struct Cu {
@@ -102,20 +154,37 @@ typedef struct Cu {
     uint64_t line;
     int fill;
     uint64_t cus;
+    bool posted;
+    uint64_t kernels;
+    SimTime kernel_time;
+    uint64_t hint;
+    double read_only_frac;
+    uint64_t halo;
+    bool verify;
+    SimTime verify_delay;
 
     Port *mem;
     int own, unit;
     uint32_t max_len; /* largest request */
     Rng rng;
     CuPattern pat;
+    CuShared sh;
+    bool sh_init;
+    CuHalo hl;
+    CuWritten written; /* bytes written, for the verify phase */
+    bool kernel_mode;
+    int phase;
+    uint32_t kernel;   /* current kernel */
+    uint64_t kends;    /* kernel_end sent so far */
+    SimTime last_ctl;  /* send time of the last release or kernel_end */
+    SimTime verify_at; /* earliest send of the verify reads */
     CuTrace tr;
     bool tr_open;
     CuTraceRec rec;
     bool rec_pending; /* rec holds a plain (non-wavefront) request not yet issued */
     CuLines lines;
-    size_t line_next; /* next line of the current wavefront */
-    uint64_t generated;
-    bool finished; /* no more requests */
+    size_t line_next;   /* next line of the current wavefront */
+    uint64_t generated; /* synthetic accesses of the current kernel */
     bool have_req;
     CuReq req;
     Txn *held; /* built, refused by the port, waiting for on_free */
@@ -131,6 +200,7 @@ typedef struct Cu {
 
     uint64_t *issued, *completed, *reads, *writes, *atomics, *controls, *remote_reads;
     uint64_t *data_errors, *status_errors, *resp_unmatched, *trace_errors, *finish_ps;
+    uint64_t *kernels_done, *verify_reads, *reads_skipped, *overrun_errors, *unanswered;
     StatHist *read_latency;
     double *read_latency_mean;
 } Cu;
@@ -138,7 +208,8 @@ typedef struct Cu {
 #define CU_NO_SLOT UINT32_MAX
 
 static const char *const cu_patterns[] = {"none",   "trace", "uniform", "strided",
-                                          "stream", "tiled", "scatter", NULL};
+                                          "stream", "tiled", "scatter", "shared",
+                                          "halo",   NULL};
 static const char *const cu_targets[] = {"all", "local", "remote", NULL};
 static const char *const cu_fill_choices[] = FILL_CHOICES;
 
@@ -158,7 +229,7 @@ static const ParamDef cu_params[] = {
      .offset = offsetof(Cu, count),
      .type = PT_U64,
      .def = "1000",
-     .doc = "synthetic patterns: number of accesses"},
+     .doc = "synthetic patterns and shared: accesses (per kernel with kernels)"},
     {.key = "outstanding",
      .offset = offsetof(Cu, outstanding),
      .type = PT_U64,
@@ -188,7 +259,7 @@ static const ParamDef cu_params[] = {
      .type = PT_SIZE,
      .def = "64MiB",
      .min = 1,
-     .doc = "synthetic patterns: bytes used at the start of each target GPU's range"},
+     .doc = "bytes used at the start of each target (shared: every) GPU's range"},
     {.key = "target",
      .offset = offsetof(Cu, target),
      .type = PT_ENUM,
@@ -219,7 +290,7 @@ static const ParamDef cu_params[] = {
      .def = "0",
      .dmin = 0.0,
      .dmax = 1.0,
-     .doc = "synthetic patterns: probability that an access is a write"},
+     .doc = "probability that an access is a write; shared: of a line per kernel"},
     {.key = "line",
      .offset = offsetof(Cu, line),
      .type = PT_SIZE,
@@ -240,6 +311,52 @@ static const ParamDef cu_params[] = {
      .min = 1,
      .max = 65536,
      .doc = "CUs per GPU for the line-ownership rule (> every index)"},
+    {.key = "posted",
+     .offset = offsetof(Cu, posted),
+     .type = PT_BOOL,
+     .def = "false",
+     .doc = "writes are posted (no response, no slot); trace: or when the record says"},
+    {.key = "kernels",
+     .offset = offsetof(Cu, kernels),
+     .type = PT_U64,
+     .def = "1",
+     .min = 1,
+     .max = 1u << 20,
+     .doc = "kernels K (synthetic patterns): kernel k starts at k * kernel_time"},
+    {.key = "kernel_time",
+     .offset = offsetof(Cu, kernel_time),
+     .type = PT_TIME,
+     .def = "0ns",
+     .doc = "kernel slot T; 0 = each kernel starts when the previous ends (not shared)"},
+    {.key = "hint",
+     .offset = offsetof(Cu, hint),
+     .type = PT_U64,
+     .def = "0",
+     .max = UINT32_MAX,
+     .doc = "hint carried by every kernel_begin the cu sends"},
+    {.key = "read_only_frac",
+     .offset = offsetof(Cu, read_only_frac),
+     .type = PT_DOUBLE,
+     .def = "0",
+     .dmin = 0.0,
+     .dmax = 1.0,
+     .doc = "shared: fraction of the region's lines never written"},
+    {.key = "halo",
+     .offset = offsetof(Cu, halo),
+     .type = PT_SIZE,
+     .def = "4KiB",
+     .min = 1,
+     .doc = "halo: bytes of the strip written into each neighbour GPU"},
+    {.key = "verify",
+     .offset = offsetof(Cu, verify),
+     .type = PT_BOOL,
+     .def = "false",
+     .doc = "after the last store and a release, read back every byte written"},
+    {.key = "verify_delay",
+     .offset = offsetof(Cu, verify_delay),
+     .type = PT_TIME,
+     .def = "0ns",
+     .doc = "verify: wait after the release (or last kernel_end) before reading back"},
 };
 
 static const PortDef cu_ports[] = {
@@ -248,9 +365,57 @@ static const PortDef cu_ports[] = {
 
 static void cu_wake(void *subject, void *obj);
 
+/* Prefixes err with the block and pattern names; returns false. */
+static bool cu_pattern_failed(const Cu *c, SimError *err)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%s: pattern %s", c->base.name,
+             cu_patterns[c->pattern]);
+    return sim_error_prefix(err, prefix);
+}
+
+static bool cu_realize_shared(Cu *c, SimError *err)
+{
+    Block *b = &c->base;
+    if (c->kernel_time == 0) {
+        return sim_error_set(err,
+                             "%s: pattern shared needs kernel_time (kernel k runs in "
+                             "[k * kernel_time, (k + 1) * kernel_time))",
+                             b->name);
+    }
+    CuSharedCfg cfg = {
+        .target = (CuTarget)c->target,
+        .gpus = b->plat->gpus,
+        .gpu = (uint32_t)c->own,
+        .mem_bytes = b->plat->mem_bytes,
+        .footprint = c->footprint,
+        .line = c->line,
+        .size = c->size,
+        .owner = (uint64_t)c->own * c->cus + (uint64_t)c->unit,
+        .owners = (uint64_t)b->plat->gpus * c->cus,
+        .seed = b->plat->seed,
+        .write_frac = c->write_frac,
+        .read_only_frac = c->read_only_frac,
+        .count = c->count,
+        .kernels = (uint32_t)c->kernels,
+        .fill = (FillKind)c->fill,
+    };
+    if (!cu_shared_init(&c->sh, &cfg, err)) {
+        return cu_pattern_failed(c, err);
+    }
+    c->sh_init = true;
+    return true;
+}
+
 static bool cu_realize_pattern(Cu *c, SimError *err)
 {
     Block *b = &c->base;
+    if (c->kernels > 1 && (c->pattern == CU_TRACE || c->pattern == CU_NONE)) {
+        return sim_error_set(err,
+                             "%s: kernels needs a synthetic pattern (a trace carries its "
+                             "own kernel_begin/kernel_end records)",
+                             b->name);
+    }
     if (c->pattern == CU_TRACE) {
         if (!c->trace || !c->trace[0]) {
             return sim_error_set(err, "%s: pattern trace needs the trace parameter",
@@ -269,6 +434,19 @@ static bool cu_realize_pattern(Cu *c, SimError *err)
     if (c->pattern == CU_NONE) {
         return true;
     }
+    if (c->pattern == CU_SHARED) {
+        return cu_realize_shared(c, err);
+    }
+    if (c->pattern == CU_HALO) {
+        CuHaloCfg hcfg = {.gpus = b->plat->gpus,
+                          .gpu = (uint32_t)c->own,
+                          .mem_bytes = b->plat->mem_bytes,
+                          .halo = c->halo,
+                          .size = c->size,
+                          .index = (uint64_t)c->unit,
+                          .cus = c->cus};
+        return cu_halo_init(&c->hl, &hcfg, err) || cu_pattern_failed(c, err);
+    }
     CuPatternCfg cfg = {
         .kind = (CuPatternKind)(c->pattern - CU_UNIFORM),
         .target = (CuTarget)c->target,
@@ -285,13 +463,7 @@ static bool cu_realize_pattern(Cu *c, SimError *err)
         .owner = (uint64_t)c->own * c->cus + (uint64_t)c->unit,
         .owners = (uint64_t)b->plat->gpus * c->cus,
     };
-    if (!cu_pattern_init(&c->pat, &cfg, err)) {
-        char prefix[256];
-        snprintf(prefix, sizeof prefix, "%s: pattern %s", b->name,
-                 cu_patterns[c->pattern]);
-        return sim_error_prefix(err, prefix);
-    }
-    return true;
+    return cu_pattern_init(&c->pat, &cfg, err) || cu_pattern_failed(c, err);
 }
 
 static bool cu_realize(Block *b, SimError *err)
@@ -309,6 +481,9 @@ static bool cu_realize(Block *b, SimError *err)
     if (!cu_realize_pattern(c, err)) {
         return false;
     }
+    c->kernel_mode =
+        c->pattern >= CU_UNIFORM && (c->kernels > 1 || c->pattern == CU_SHARED);
+    cu_written_init(&c->written, c->line);
     c->max_len = CU_TRACE_MAX_SIZE > c->line ? CU_TRACE_MAX_SIZE : (uint32_t)c->line;
     c->shadow = sparse_new((FillKind)c->fill);
     c->slots = calloc(c->outstanding, sizeof *c->slots);
@@ -337,6 +512,17 @@ static bool cu_realize(Block *b, SimError *err)
     c->trace_errors =
         block_counter(b, "trace_errors", "model error: trace unreadable during the run");
     c->finish_ps = block_counter(b, "finish_ps", "time of the last response (ps)");
+    c->kernels_done = block_counter(b, "kernels_done", "kernels ended (kernel_end sent)");
+    c->verify_reads = block_counter(b, "verify_reads", "verify-phase reads sent");
+    c->reads_skipped = block_counter(b, "reads_skipped",
+                                     "shared: reads dropped because every target line "
+                                     "was written in the kernel");
+    c->overrun_errors = block_counter(b, "kernel_overrun_errors",
+                                      "model error: kernels not done within kernel_time "
+                                      "(raise kernel_time)");
+    c->unanswered = block_counter(b, "unanswered_errors",
+                                  "model error: requests never answered in a run that "
+                                  "ended idle");
     c->read_latency = block_hist(b, "read_latency", 10 * SIM_NS, 200,
                                  "read latency, send to response arrival (ps)");
     c->read_latency_mean = block_real(b, "read_latency_mean", "mean read latency (ps)");
@@ -347,7 +533,7 @@ static void cu_trace_failed(Cu *c, const char *msg)
 {
     fprintf(stderr, "mgtlm: %s: %s\n", c->base.name, msg);
     (*c->trace_errors)++;
-    c->finished = true;
+    c->phase = CU_PH_DONE;
 }
 
 static void cu_reset(Block *b)
@@ -371,7 +557,21 @@ static void cu_reset(Block *b)
     c->line_next = c->lines.n = 0;
     c->generated = 0;
     c->next_issue = 0;
-    c->finished = c->pattern == CU_NONE;
+    c->kernel = 0;
+    c->kends = 0;
+    c->last_ctl = 0;
+    c->verify_at = 0;
+    cu_written_clear(&c->written);
+    c->phase = c->pattern == CU_NONE ? CU_PH_DONE
+               : c->kernel_mode      ? CU_PH_BEGIN
+                                     : CU_PH_WORK;
+    if (c->sh_init) {
+        c->sh.skipped = 0;
+        cu_shared_begin(&c->sh, 0);
+    }
+    if (c->pattern == CU_HALO) {
+        cu_halo_restart(&c->hl);
+    }
     if (c->pattern == CU_TRACE) {
         SimError err;
         if (c->tr_open) {
@@ -384,10 +584,10 @@ static void cu_reset(Block *b)
         } else {
             cu_trace_failed(c, err.msg);
         }
-    } else if (c->pattern != CU_NONE) {
+    } else if (c->pattern >= CU_UNIFORM && c->pattern <= CU_SCATTER) {
         cu_pattern_restart(&c->pat);
     }
-    if (!c->finished) {
+    if (c->phase != CU_PH_DONE) {
         sim_event_notify(&c->ev, 0);
     }
 }
@@ -403,8 +603,12 @@ static void cu_req_from_rec(Cu *c)
         [CU_OP_KERNEL_END] = TXN_KERNEL_END,
     };
     const CuTraceRec *r = &c->rec;
-    c->req =
-        (CuReq){.cmd = cmds[r->op], .ready = r->t, .posted = r->posted, .hint = r->hint};
+    c->req = (CuReq){.cmd = cmds[r->op],
+                     .ready = r->t,
+                     .posted = r->posted || c->posted,
+                     .hint = r->hint,
+                     .vk = -1,
+                     .ek = -1};
     if (r->nthreads) {
         size_t k = c->line_next++;
         c->req.addr = c->lines.addr[k];
@@ -434,7 +638,6 @@ static bool cu_fetch_trace(Cu *c)
             if (r < 0) {
                 cu_trace_failed(c, err.msg);
             }
-            c->finished = true;
             return false;
         }
         c->line_next = 0;
@@ -447,24 +650,120 @@ static bool cu_fetch_trace(Cu *c)
     }
 }
 
-static bool cu_fetch(Cu *c)
+/* Makes c->req the next access of the current kernel (or of the run); false when
+ * there is none left. */
+static bool cu_fetch_access(Cu *c)
 {
-    if (c->finished) {
-        return false;
-    }
     if (c->pattern == CU_TRACE) {
         return cu_fetch_trace(c);
     }
-    if (c->generated == c->count) {
-        c->finished = true;
-        return false;
+    uint64_t addr;
+    uint32_t len = (uint32_t)c->size;
+    bool write;
+    if (c->pattern == CU_SHARED) {
+        if (!cu_shared_next(&c->sh, &c->rng, &addr, &len, &write)) {
+            return false;
+        }
+    } else if (c->pattern == CU_HALO) {
+        if (!cu_halo_next(&c->hl, &addr)) {
+            return false;
+        }
+        write = true;
+    } else {
+        if (c->generated == c->count) {
+            return false;
+        }
+        c->generated++;
+        addr = cu_pattern_next(&c->pat, &c->rng);
+        write = c->write_frac > 0.0 && rng_unit(&c->rng) < c->write_frac;
     }
-    c->generated++;
-    uint64_t addr = cu_pattern_next(&c->pat, &c->rng);
-    bool write = c->write_frac > 0.0 && rng_unit(&c->rng) < c->write_frac;
-    c->req = (CuReq){
-        .cmd = write ? TXN_WRITE : TXN_READ, .addr = addr, .len = (uint32_t)c->size};
+    bool kernel_data = c->pattern == CU_SHARED || c->pattern == CU_HALO;
+    c->req = (CuReq){.cmd = write ? TXN_WRITE : TXN_READ,
+                     .addr = addr,
+                     .len = len,
+                     .posted = write && c->posted,
+                     .vk = write && kernel_data ? (int64_t)c->kernel : -1,
+                     .ek = !write && c->pattern == CU_SHARED ? (int64_t)c->kernel : -1};
     return true;
+}
+
+static void cu_control(Cu *c, TxnCmd cmd, SimTime ready, bool drain)
+{
+    c->req = (CuReq){.cmd = cmd,
+                     .ready = ready,
+                     .hint = cmd == TXN_KERNEL_BEGIN ? (uint32_t)c->hint : 0,
+                     .vk = -1,
+                     .ek = -1,
+                     .drain = drain};
+}
+
+static bool cu_verifies(const Cu *c)
+{
+    return c->verify && !cu_written_empty(&c->written);
+}
+
+/* Makes c->req the next request (access or control); false when there is none. */
+static bool cu_fetch(Cu *c)
+{
+    for (;;) {
+        switch (c->phase) {
+        case CU_PH_BEGIN:
+            cu_control(c, TXN_KERNEL_BEGIN, (SimTime)c->kernel * c->kernel_time, false);
+            c->generated = 0;
+            if (c->sh_init) {
+                cu_shared_begin(&c->sh, c->kernel);
+            }
+            if (c->pattern == CU_HALO) {
+                cu_halo_restart(&c->hl);
+            }
+            c->phase = CU_PH_WORK;
+            return true;
+        case CU_PH_WORK:
+            if (cu_fetch_access(c)) {
+                return true;
+            }
+            if (c->phase == CU_PH_WORK) {
+                c->phase = c->kernel_mode || cu_verifies(c) ? CU_PH_RELEASE : CU_PH_DONE;
+            }
+            break;
+        case CU_PH_RELEASE:
+            cu_control(c, TXN_RELEASE, 0, true);
+            c->phase = c->kernel_mode ? CU_PH_END : CU_PH_VERIFY_START;
+            return true;
+        case CU_PH_END:
+            cu_control(c, TXN_KERNEL_END, 0, false);
+            c->kernel++;
+            c->phase = c->kernel < c->kernels ? CU_PH_BEGIN
+                       : cu_verifies(c)       ? CU_PH_VERIFY_START
+                                              : CU_PH_DONE;
+            return true;
+        case CU_PH_VERIFY_START:
+            /* The release or last kernel_end has been sent (a request is fetched only
+             * after the previous one left), so last_ctl is its send time. */
+            cu_written_sort(&c->written);
+            c->verify_at = c->last_ctl + c->verify_delay;
+            c->phase = CU_PH_VERIFY;
+            break;
+        case CU_PH_VERIFY: {
+            uint64_t addr;
+            uint32_t len;
+            if (!cu_written_next(&c->written, &addr, &len)) {
+                c->phase = CU_PH_DONE;
+                break;
+            }
+            c->req = (CuReq){.cmd = TXN_READ,
+                             .addr = addr,
+                             .len = len,
+                             .ready = c->verify_at,
+                             .vk = -1,
+                             .ek = -1,
+                             .verify = true};
+            return true;
+        }
+        default:
+            return false;
+        }
+    }
 }
 
 static void cu_random_bytes(Cu *c, uint8_t *out, size_t len)
@@ -491,12 +790,22 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     t->hint = q->hint;
     if (q->cmd == TXN_WRITE || q->cmd == TXN_ATOMIC) {
         uint8_t *d = txn_set_data(t, q->data);
-        if (!q->data) {
+        if (q->vk >= 0) {
+            for (uint32_t i = 0; i < q->len; i++) {
+                d[i] = cu_value(q->addr + i, (uint32_t)q->vk);
+            }
+        } else if (!q->data) {
             cu_random_bytes(c, d, q->len);
         }
         if (q->be) {
             memcpy(txn_alloc_be(t), q->be, q->len);
         }
+        if (c->verify) {
+            cu_written_add(&c->written, q->addr, t->be, q->len);
+        }
+    }
+    if (q->verify) {
+        (*c->verify_reads)++;
     }
     *slot_out = CU_NO_SLOT;
     if (txn_needs_response(t)) {
@@ -510,7 +819,11 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
                 fprintf(stderr, "mgtlm: %s: out of host memory\n", c->base.name);
                 abort();
             }
-            sparse_read(c->shadow, q->addr, slot->expect, q->len);
+            if (q->ek >= 0) {
+                cu_shared_expect(&c->sh, (uint32_t)q->ek, q->addr, slot->expect, q->len);
+            } else {
+                sparse_read(c->shadow, q->addr, slot->expect, q->len);
+            }
         }
         idmap_insert(&c->ids, t->id, s);
         *slot_out = s;
@@ -550,6 +863,17 @@ static void cu_sent(Cu *c, const Txn *t, uint32_t slot, SimTime now)
         break;
     default:
         (*c->controls)++;
+        if (t->cmd == TXN_RELEASE || t->cmd == TXN_KERNEL_END) {
+            c->last_ctl = now;
+        }
+        if (t->cmd == TXN_KERNEL_END && c->kernel_mode) {
+            /* Kernel k is late if kernel k + 1 cannot begin at (k + 1) * T. */
+            uint64_t k = c->kends++;
+            (*c->kernels_done)++;
+            if (c->kernel_time > 0 && now + c->gap > (SimTime)(k + 1) * c->kernel_time) {
+                (*c->overrun_errors)++;
+            }
+        }
         break;
     }
     if (slot != CU_NO_SLOT) {
@@ -589,6 +913,9 @@ static void cu_pump(Cu *c)
         bool needs_slot = c->req.cmd == TXN_READ || c->req.cmd == TXN_ATOMIC ||
                           (c->req.cmd == TXN_WRITE && !c->req.posted);
         if (needs_slot && c->nfree == 0) {
+            return;
+        }
+        if (c->req.drain && c->nfree < c->outstanding) {
             return;
         }
         c->held = cu_build(c, &c->held_slot);
@@ -651,6 +978,9 @@ static void cu_stats(Block *b)
     Cu *c = (Cu *)b;
     const StatHist *h = c->read_latency;
     *c->read_latency_mean = h->count ? (double)h->sum / (double)h->count : 0.0;
+    *c->reads_skipped = c->sh.skipped;
+    /* A run that ended idle can never answer what is still outstanding. */
+    *c->unanswered = sim_events_pending(b->sim) == 0 ? idmap_count(&c->ids) : 0;
 }
 
 static void cu_finalize(Block *b)
@@ -674,6 +1004,9 @@ static void cu_finalize(Block *b)
         c->tr_open = false;
     }
     cu_lines_free(&c->lines);
+    cu_written_clear(&c->written);
+    cu_shared_free(&c->sh);
+    c->sh_init = false;
     idmap_destroy(&c->ids);
     sparse_free(c->shadow);
     c->shadow = NULL;
