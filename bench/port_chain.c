@@ -54,8 +54,8 @@ static void source_pump(Block *b, Port *p)
             if (s->created == s->total) {
                 return;
             }
-            s->held = txn_new(b->sim, TXN_WRITE, s->created * CHAIN_LEN_BYTES,
-                              CHAIN_LEN_BYTES);
+            s->held =
+                txn_new(b->sim, TXN_WRITE, s->created * CHAIN_LEN_BYTES, CHAIN_LEN_BYTES);
             s->held->posted = true;
             s->held->src = 0;
             s->held->dst = 0;
@@ -227,7 +227,8 @@ int main(int argc, char **argv)
 
     int status = 0;
     if (sink->received != m || sink->out_of_order) {
-        fprintf(stderr, "port_chain: sink took %" PRIu64 " of %" PRIu64 " transactions%s\n",
+        fprintf(stderr,
+                "port_chain: sink took %" PRIu64 " of %" PRIu64 " transactions%s\n",
                 sink->received, m, sink->out_of_order ? ", out of order" : "");
         status = 1;
     }
@@ -241,8 +242,8 @@ int main(int argc, char **argv)
            (uint64_t)sim_now(sim));
     double events = (double)sim_events_executed(sim);
     fprintf(stderr, "wall_s %.6f txn_per_s %.0f hops_per_s %.0f events_per_s %.0f\n",
-            wall, wall > 0 ? (double)m / wall : 0.0,
-            wall > 0 ? (double)hops / wall : 0.0, wall > 0 ? events / wall : 0.0);
+            wall, wall > 0 ? (double)m / wall : 0.0, wall > 0 ? (double)hops / wall : 0.0,
+            wall > 0 ? events / wall : 0.0);
     chain_free(stages, k, sim);
     return status;
 }

@@ -22,19 +22,21 @@
  * bench/kernel_ring.c is the mgtlm twin; the bench-check test compares their counts. */
 #include <systemc>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <vector>
 
-namespace {
+namespace
+{
 
 uint64_t ring_count;
 
-class RingNode : public sc_core::sc_module {
+class RingNode : public sc_core::sc_module
+{
   public:
     sc_core::sc_event ev;
     RingNode *next = nullptr;
