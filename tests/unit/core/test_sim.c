@@ -1,4 +1,6 @@
-/* Kernel unit tests: event ordering, cancellation, SimEvent, run control, two kernels. */
+/* Kernel unit tests: event ordering, cancellation, SimEvent, run control, two kernels.
+ * Covers kernel/sim.c, kernel/eventq.c (both the sorted and the heap mode: the
+ * many-pending test holds thousands of distinct times) and kernel/event.c. */
 #include <stdlib.h>
 
 #include "kernel/event.h"

@@ -1,4 +1,5 @@
-/* Fabric expansion for 4 GPUs: generated switch and link instances, their computed
+/* Covers kernel/platform_fabric.c.
+ * Fabric expansion for 4 GPUs: generated switch and link instances, their computed
  * "ports" and "routes", the merged user params, and the wires in order. Expected
  * routing tables worked out by hand from the rules in docs/platform-format.md:
  * ring, switch i, destination d: 0 if d == i, else port 1 if (d - i) mod 4 <= 2 else 2;

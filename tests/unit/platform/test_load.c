@@ -1,4 +1,8 @@
-/* Platform loading: the extends chain (deep merge, relative paths, blame of the file
+/* Covers kernel/platform_source.c, platform_template.c, platform_top.c,
+ * platform_blocks.c, platform_set.c, platform_wires.c, platform_names.c,
+ * platform_check.c, platform_fail.c, platform_index.c, json_file.c, json_merge.c and
+ * json_util.c through platform_load().
+ * Platform loading: the extends chain (deep merge, relative paths, blame of the file
  * that wrote a bad value), expansion order and names, set globs from the file and the
  * command line, top-level blocks, inline documents and extra sets. Expected values are
  * read off the data files by hand (tests/unit/platform/data). */

@@ -1,4 +1,6 @@
-/* Trace log writers and fan-out: JSONL files per port (content and empty files for
+/* Covers kernel/trace_log.c, trace_jsonl.c, trace_perfetto.c, trace_vcd.c and
+ * trace_fanout.c.
+ * Trace log writers and fan-out: JSONL files per port (content and empty files for
  * idle ports), the Perfetto trace parses as JSON with the expected tracks and events,
  * the VCD has a valid header, scopes and one change per signal per time step, port
  * selection by glob, and a port recorded by two sinks at once. */
