@@ -26,6 +26,10 @@
  * - protocol "generic" uses bandwidth/latency/overhead/flit/enc_* as given;
  *   "ideal" ignores them: no overhead, no padding, zero latency, serialisation 0
  *   (infinite bandwidth), so any number of packets pass in one instant.
+ * - Presets "pcie4", "pcie5", "pcie6", "nvlink" fix bandwidth, overhead, flit and
+ *   encoding to the values of link_presets (sources in docs/wire-model.md); latency
+ *   stays a parameter. Setting one of the fixed parameters to anything but its
+ *   generic default or the preset's own value is an error (use "generic").
  * - The output port's buffer limits packets in flight (credit flow control covers
  *   ser + latency): give the far block a buffer of at least
  *   bandwidth * latency / packet size or the link runs below its bandwidth.
@@ -38,7 +42,28 @@
 #include "kernel/block.h"
 #include "kernel/event.h"
 
-enum { LINK_GENERIC, LINK_IDEAL };
+enum { LINK_GENERIC, LINK_IDEAL, LINK_PCIE4, LINK_PCIE5, LINK_PCIE6, LINK_NVLINK };
+
+/* Per-direction parameters of the presets, indexed by protocol (docs/wire-model.md):
+ * PCIe 4/5: x16 at 16/32 GT/s, 128b/130b, 24 B per TLP (4 B framing token with the
+ * sequence number, 16 B 4DW header, 4 B LCRC), payload padded to a DW.
+ * PCIe 6 (flit mode): x16 at 64 GT/s, 16 B header per TLP, no framing token or LCRC
+ * per TLP; 236 of every 256 flit bytes carry TLPs (DLP, CRC and FEC take 20).
+ * NVLink 2 (GV100, six links): 8 lanes x 25.78125 Gb/s per link, 25 GB/s of data per
+ * link (ratio 64/66), a 16 B header flit per packet and data in 16 B flits. */
+typedef struct LinkPreset {
+    uint64_t bandwidth, overhead, flit, enc_data, enc_total;
+} LinkPreset;
+
+static const LinkPreset link_presets[] = {
+    [LINK_PCIE4] = {32000000000ULL, 24, 4, 128, 130},
+    [LINK_PCIE5] = {64000000000ULL, 24, 4, 128, 130},
+    [LINK_PCIE6] = {128000000000ULL, 16, 4, 236, 256},
+    [LINK_NVLINK] = {154687500000ULL, 16, 16, 64, 66},
+};
+
+/* Generic defaults of the fixed parameters (as in link_params). */
+static const LinkPreset link_generic = {32000000000ULL, 24, 0, 1, 1};
 
 typedef struct LinkDir {
     struct Link *link;
@@ -59,7 +84,8 @@ typedef struct Link {
     LinkDir dir[2];
 } Link;
 
-static const char *const link_protocols[] = {"generic", "ideal", NULL};
+static const char *const link_protocols[] = {"generic", "ideal",  "pcie4", "pcie5",
+                                             "pcie6",   "nvlink", NULL};
 
 static const ParamDef link_params[] = {
     {.key = "protocol",
@@ -68,7 +94,8 @@ static const ParamDef link_params[] = {
      .def = "generic",
      .choices = link_protocols,
      .doc = "generic: use the parameters below; ideal: zero overhead and latency, "
-            "infinite bandwidth"},
+            "infinite bandwidth; pcie4/pcie5/pcie6/nvlink: presets fixing bandwidth, "
+            "overhead, flit and encoding (docs/wire-model.md)"},
     {.key = "bandwidth",
      .offset = offsetof(Link, bandwidth),
      .type = PT_BW,
@@ -115,9 +142,43 @@ static const PortDef link_ports[] = {
 
 static void link_wake(void *subject, void *obj);
 
+/* Applies a preset to one fixed parameter; false if the user set another value. */
+static bool link_fix(Block *b, const char *key, uint64_t *field, uint64_t generic,
+                     uint64_t preset, SimError *err)
+{
+    if (*field != generic && *field != preset) {
+        return sim_error_set(err,
+                             "%s: %s %llu conflicts with protocol %s (preset %llu); use "
+                             "protocol generic to set it",
+                             b->name, key, (unsigned long long)*field,
+                             link_protocols[((Link *)b)->protocol],
+                             (unsigned long long)preset);
+    }
+    *field = preset;
+    return true;
+}
+
+static bool link_apply_preset(Link *l, SimError *err)
+{
+    if (l->protocol < LINK_PCIE4) {
+        return true;
+    }
+    const LinkPreset *p = &link_presets[l->protocol];
+    const LinkPreset *g = &link_generic;
+    Block *b = &l->base;
+    return link_fix(b, "bandwidth", &l->bandwidth, g->bandwidth, p->bandwidth, err) &&
+           link_fix(b, "overhead", &l->overhead, g->overhead, p->overhead, err) &&
+           link_fix(b, "flit", &l->flit, g->flit, p->flit, err) &&
+           link_fix(b, "enc_data", &l->enc_data, g->enc_data, p->enc_data, err) &&
+           link_fix(b, "enc_total", &l->enc_total, g->enc_total, p->enc_total, err);
+}
+
 static bool link_realize(Block *b, SimError *err)
 {
     Link *l = (Link *)b;
+    if (!link_apply_preset(l, err)) {
+        return false;
+    }
     if (l->enc_data > l->enc_total) {
         return sim_error_set(err, "%s: enc_data %llu exceeds enc_total %llu", b->name,
                              (unsigned long long)l->enc_data,
