@@ -1,7 +1,7 @@
 /* The log / golden record of one transaction event, written as compact JSON with the
  * keys in schema order (see kernel/trace.h and docs/log-format.md):
  * t port ev id cmd [req status] addr len [src dst unit posted data be mask epoch hint
- * wire sharers parent], optional keys only when set. trace_record_json parses the
+ * wire sharers threads parent], optional keys only when set. trace_record_json parses the
  * written text back, so the JSON object and the streamed line can never differ. */
 #include "trace.h"
 
@@ -82,6 +82,14 @@ static void write_optional(FILE *f, const Txn *txn)
     }
     if (txn->sharers) {
         fprintf(f, ",\"sharers\":\"0x%" PRIx64 "\"", txn->sharers);
+    }
+    if (txn->nthreads > 0) {
+        fputs(",\"threads\":[", f);
+        for (uint32_t i = 0; i < txn->nthreads; i++) {
+            fprintf(f, "%s[\"0x%" PRIx64 "\",%" PRIu32 "]", i ? "," : "",
+                    txn->threads[i].addr, txn->threads[i].size);
+        }
+        fputc(']', f);
     }
     if (txn->nparents > 0) {
         fputs(",\"parent\":[", f);

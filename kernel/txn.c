@@ -23,6 +23,8 @@ static const char *const txn_cmd_names[TXN_CMD_COUNT] = {
     [TXN_KERNEL_BEGIN] = "kernel_begin",
     [TXN_KERNEL_END] = "kernel_end",
     [TXN_RESP] = "resp",
+    [TXN_MONITOR] = "monitor",
+    [TXN_MODE] = "mode",
 };
 
 static const char *const txn_status_names[TXN_STATUS_COUNT] = {
@@ -57,6 +59,9 @@ static void txn_drop_buffers(Txn *t)
         free(t->be);
     }
     free(t->parents);
+    free(t->threads);
+    t->threads = NULL;
+    t->nthreads = 0;
     t->data = NULL;
     t->be = NULL;
     t->parents = NULL;
@@ -137,6 +142,8 @@ static Txn *txn_blank(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
     t->wire = 0;
     t->nparents = 0;
     t->parents = NULL;
+    t->nthreads = 0;
+    t->threads = NULL;
     t->born = sim_now(sim);
     t->refs = 1;
     t->pool = pool;
@@ -232,14 +239,32 @@ void txn_set_parents(Txn *t, const uint64_t *ids, uint32_t n)
     t->nparents = n;
 }
 
+void txn_set_threads(Txn *t, const TxnThread *threads, uint32_t n)
+{
+    free(t->threads);
+    t->threads = NULL;
+    t->nthreads = 0;
+    if (n == 0) {
+        return;
+    }
+    t->threads = txn_xalloc(n * sizeof *threads);
+    memcpy(t->threads, threads, n * sizeof *threads);
+    t->nthreads = n;
+}
+
 void txn_set_len(Txn *t, uint32_t len)
 {
     uint64_t *parents = t->parents;
     uint32_t nparents = t->nparents;
+    TxnThread *threads = t->threads;
+    uint32_t nthreads = t->nthreads;
     t->parents = NULL;
+    t->threads = NULL;
     txn_drop_buffers(t);
     t->parents = parents;
     t->nparents = nparents;
+    t->threads = threads;
+    t->nthreads = nthreads;
     t->len = len;
 }
 

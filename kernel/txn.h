@@ -26,6 +26,8 @@ typedef enum TxnCmd {
     TXN_KERNEL_BEGIN,
     TXN_KERNEL_END,
     TXN_RESP,
+    TXN_MONITOR, /* DualOpt: an L1 access record for the decision engine */
+    TXN_MODE,    /* DualOpt: a mode declaration (hint = mode) from the decision engine */
     TXN_CMD_COUNT
 } TxnCmd;
 
@@ -42,6 +44,12 @@ typedef enum TxnStatus {
 #define TXN_INLINE_BYTES 128
 
 typedef struct TxnPool TxnPool;
+
+/* One thread of a wavefront memory instruction (DualOpt BGU input). */
+typedef struct TxnThread {
+    uint64_t addr;
+    uint32_t size;
+} TxnThread;
 
 typedef struct Txn {
     uint64_t id;
@@ -64,6 +72,8 @@ typedef struct Txn {
     uint32_t wire;     /* bytes this txn occupies on a wire, 0 = computed by the link */
     uint32_t nparents; /* ids of the transactions this one coalesces or splits */
     uint64_t *parents; /* owned by the txn */
+    uint32_t nthreads;  /* wavefront threads (BGU input), 0 = not a wavefront */
+    TxnThread *threads; /* owned by the txn */
     SimTime born;      /* time of creation (latency statistics) */
     /* pool bookkeeping: do not touch */
     uint32_t refs;
@@ -88,6 +98,8 @@ uint8_t *txn_set_data(Txn *t, const uint8_t *src);
 uint8_t *txn_alloc_be(Txn *t);
 /* Sets the parent id list (copied). */
 void txn_set_parents(Txn *t, const uint64_t *ids, uint32_t n);
+/* Sets the wavefront thread list (copied). */
+void txn_set_threads(Txn *t, const TxnThread *threads, uint32_t n);
 /* Changes len (drops data and byte enables). */
 void txn_set_len(Txn *t, uint32_t len);
 
@@ -96,8 +108,8 @@ void txn_set_len(Txn *t, uint32_t len);
 bool txn_needs_response(const Txn *t);
 
 /* Names used in logs and testbench files: "read", "write", "atomic", "invalidate",
- * "release", "kernel_begin", "kernel_end", "resp"; statuses "incomplete", "ok",
- * "address_error", "command_error", "generic_error". */
+ * "release", "kernel_begin", "kernel_end", "resp", "monitor", "mode"; statuses
+ * "incomplete", "ok", "address_error", "command_error", "generic_error". */
 const char *txn_cmd_name(TxnCmd cmd);
 bool txn_cmd_parse(const char *name, TxnCmd *out);
 const char *txn_status_name(TxnStatus s);

@@ -123,6 +123,7 @@ static Txn *entry_txn(Driver *d, const DriverEntry *e)
     t->epoch = e->epoch;
     t->hint = e->hint;
     t->sharers = e->sharers;
+    txn_set_threads(t, e->threads, e->nthreads);
     return t;
 }
 

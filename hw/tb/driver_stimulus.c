@@ -23,6 +23,7 @@
 static const char *const stim_keys[] = {
     "t",    "gap",    "cmd",  "addr",  "len",  "data",    "be", "src", "dst",
     "unit", "posted", "mask", "epoch", "hint", "sharers", "id", "req", "status",
+    "threads",
 };
 
 typedef struct StimCtx {
@@ -288,6 +289,40 @@ static bool stim_extensions(const StimCtx *c, json_t *o, DriverEntry *e)
            stim_small(c, o, "unit", &e->unit);
 }
 
+/* threads: [["0x0c0", 4], ...], a wavefront (read or write), each size 1..4096. */
+static bool stim_threads(const StimCtx *c, json_t *o, DriverEntry *e)
+{
+    json_t *v = json_object_get(o, "threads");
+    if (!v) {
+        return true;
+    }
+    if (!json_is_array(v) || json_array_size(v) == 0 ||
+        (e->cmd != TXN_READ && e->cmd != TXN_WRITE)) {
+        return stim_fail(c, "threads",
+                         "expected a non-empty array of [addr, size] on a read or write");
+    }
+    e->nthreads = (uint32_t)json_array_size(v);
+    e->threads = calloc(e->nthreads, sizeof *e->threads);
+    if (!e->threads) {
+        return stim_fail(c, "threads", "out of memory");
+    }
+    for (uint32_t i = 0; i < e->nthreads; i++) {
+        json_t *th = json_array_get(v, i);
+        json_t *pair = json_pack("{sOsO}", "addr", json_array_get(th, 0), "size",
+                                 json_array_get(th, 1));
+        uint64_t addr = 0, size = 0;
+        bool ok = json_is_array(th) && json_array_size(th) == 2 && pair &&
+                  stim_uint(c, pair, "addr", true, UINT64_MAX, &addr) &&
+                  stim_uint(c, pair, "size", false, 4096, &size) && size > 0;
+        json_decref(pair);
+        if (!ok) {
+            return stim_fail(c, "threads", "entry %u: expected [addr, size 1..4096]", i);
+        }
+        e->threads[i] = (TxnThread){addr, (uint32_t)size};
+    }
+    return true;
+}
+
 static bool stim_known_keys(const StimCtx *c, json_t *o)
 {
     const char *key;
@@ -328,7 +363,8 @@ static bool stim_entry(const StimCtx *c, json_t *o, SimTime prev, DriverEntry *e
     } else if (addressed) {
         return stim_fail(c, NULL, "a %s needs addr", txn_cmd_name(e->cmd));
     }
-    return stim_payload(c, o, e) && stim_be(c, o, e) && stim_extensions(c, o, e);
+    return stim_payload(c, o, e) && stim_be(c, o, e) && stim_extensions(c, o, e) &&
+           stim_threads(c, o, e);
 }
 
 void driver_entries_free(DriverEntry *v, size_t n)
@@ -336,6 +372,7 @@ void driver_entries_free(DriverEntry *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(v[i].data);
         free(v[i].be);
+        free(v[i].threads);
     }
     free(v);
 }

@@ -22,6 +22,8 @@ typedef struct DriverEntry {
     uint64_t sharers;
     bool has_id;
     uint64_t id;
+    TxnThread *threads; /* nthreads wavefront threads or NULL, owned */
+    uint32_t nthreads;
 } DriverEntry;
 
 /* Parses stimulus (a JSON array) into *out (new array of *n entries, owned by the

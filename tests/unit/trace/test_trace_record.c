@@ -72,6 +72,27 @@ static void test_every_field(void)
     sim_free(sim);
 }
 
+/* A wavefront (DualOpt BGU input): the thread list sits after sharers, before parent,
+ * and survives txn_set_len. */
+static void test_threads(void)
+{
+    Sim *sim = sim_new();
+    Txn *t = txn_new(sim, TXN_READ, 0xc0, 64);
+    const TxnThread threads[2] = {{0xc0, 4}, {0x200, 8}};
+    txn_set_threads(t, threads, 2);
+    const uint64_t parents[1] = {9};
+    txn_set_parents(t, parents, 1);
+    txn_set_len(t, 128);
+    check_record(5, "gpu0.bgu.cu", "recv", t,
+                 "{\"t\":5,\"port\":\"gpu0.bgu.cu\",\"ev\":\"recv\",\"id\":1,"
+                 "\"cmd\":\"read\",\"addr\":\"0xc0\",\"len\":128,"
+                 "\"threads\":[[\"0xc0\",4],[\"0x200\",8]],\"parent\":[9]}");
+    txn_set_threads(t, NULL, 0);
+    CHECK(t->threads == NULL && t->nthreads == 0);
+    txn_unref(t);
+    sim_free(sim);
+}
+
 static void test_response(void)
 {
     Sim *sim = sim_new();
@@ -150,6 +171,7 @@ int main(void)
 {
     RUN(test_minimal);
     RUN(test_every_field);
+    RUN(test_threads);
     RUN(test_response);
     RUN(test_be_forms);
     RUN(test_control_and_escape);

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) and
+# runs each for a bounded time:
+#   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET]      (default 30 s)
+# BUILD_DIR is a configured non-sanitized meson build (it provides libmgtlm.a and the
+# generated dashboard source). Needs clang and libFuzzer (Debian: clang,
+# libclang-rt-14-dev). Crash inputs go to BUILD_DIR/fuzz/artifacts/. Exit 0 only if
+# no target found a failure; 77 (skip) if clang cannot build a fuzzer.
+# The long run documented in docs/serve.md is the same script with 3600 seconds.
+set -eu
+cd "$(dirname "$0")/.."
+build="$1"
+secs="${2:-30}"
+out="$build/fuzz"
+mkdir -p "$out/artifacts" "$out/corpus/serve_api" "$out/corpus/pcie_frame"
+cc="${CLANG:-clang}"
+if ! command -v "$cc" >/dev/null 2>&1; then
+    echo "fuzz: SKIP: $cc not found (install clang libclang-rt-14-dev)"
+    exit 77
+fi
+probe="$out/probe.c"
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' > "$probe"
+if ! "$cc" -fsanitize=fuzzer "$probe" -o "$out/probe" 2>/dev/null; then
+    echo "fuzz: SKIP: $cc cannot link libFuzzer (install libclang-rt-14-dev)"
+    exit 77
+fi
+meson compile -C "$build" serve_dashboard mgtlm:static_library >/dev/null
+flags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined
+    -fno-sanitize-recover=undefined -I. -I$build"
+serve_src="tools/serve/endpoint.c tools/serve/pcie_frame.c tools/serve/pcie_ip.c tools/serve/pcie_out.c
+    tools/serve/serve_api.c tools/serve/serve_core.c tools/serve/serve_http.c
+    tools/serve/serve_logs.c $build/tools/serve/dashboard_html.c"
+libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent) -lm"
+# shellcheck disable=SC2086
+"$cc" $flags fuzz/fuzz_serve_api.c $serve_src $libs -o "$out/fuzz_serve_api"
+# shellcheck disable=SC2086
+"$cc" $flags fuzz/fuzz_pcie_frame.c tools/serve/pcie_frame.c kernel/error.c -o "$out/fuzz_pcie_frame"
+cp fuzz/seeds/serve_api/* "$out/corpus/serve_api/"
+cp fuzz/seeds/pcie_frame/* "$out/corpus/pcie_frame/"
+status=0
+for t in serve_api pcie_frame; do
+    echo "fuzz: $t for ${secs}s"
+    if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$t" -max_total_time="$secs" -timeout=10 \
+        -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+        -artifact_prefix="$out/artifacts/$t-" "$out/corpus/$t" 2>"$out/$t.log"; then
+        echo "fuzz: $t FAILED (see $out/$t.log and $out/artifacts/)"
+        tail -30 "$out/$t.log"
+        status=1
+    else
+        grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$t.log" | \
+            sed "s/^/fuzz: $t: /"
+    fi
+done
+exit $status

@@ -1,0 +1,217 @@
+/* The serve endpoint block ("serve_endpoint", port "io"): the outside world's seat
+ * on one platform port while `mgtlm serve` runs. Not hardware.
+ * - endpoint_inject queues a transaction for a given simulated time; queued
+ *   transactions leave "io" in (time, injection order) as credits allow, a refused
+ *   send waiting for on_free (the same flow control every block sees).
+ * - Everything arriving at "io" is shown to the listener (the HTTP log stream sees
+ *   it through trace sinks instead) and taken, unless the listener holds it: then
+ *   the endpoint stops taking until endpoint_resume, and the credits of its receive
+ *   buffer push back on the platform. A request needing a response that no listener
+ *   takes is answered with status command_error, so nothing in the platform waits
+ *   forever.
+ * Decision: the endpoint is not in the block registry (it is meaningless outside a
+ * serve session); endpoint_add creates the instance under the registered "sink"
+ * type and then points the description at this type, which platform_build uses.
+ * Stats: injected, sent, received, responses_in, unanswered (requests answered with
+ * command_error). */
+#include "endpoint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/event.h"
+
+typedef struct EpItem {
+    Txn *t;
+    SimTime at;
+    uint64_t seq;
+} EpItem;
+
+typedef struct Endpoint {
+    Block base;
+    Port *io;
+    EpItem *q; /* sorted by (at, seq) */
+    size_t n, cap;
+    uint64_t seq;
+    SimEvent kick;
+    SimEvent resume;
+    EndpointListener fn;
+    void *ctx;
+    uint64_t *injected, *sent, *received, *responses_in, *unanswered;
+} Endpoint;
+
+static void endpoint_pump(Endpoint *e)
+{
+    SimTime now = sim_now(e->base.sim);
+    while (e->n > 0 && e->q[0].at <= now) {
+        if (!port_send(e->io, e->q[0].t)) {
+            return; /* on_free calls us again */
+        }
+        (*e->sent)++;
+        memmove(e->q, e->q + 1, (e->n - 1) * sizeof e->q[0]);
+        e->n--;
+    }
+    if (e->n > 0) {
+        sim_event_notify_at(&e->kick, e->q[0].at);
+    }
+}
+
+static void endpoint_wake(void *subject, void *obj)
+{
+    (void)obj;
+    endpoint_pump(subject);
+}
+
+static void endpoint_enqueue(Endpoint *e, Txn *t, SimTime at)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 16;
+        EpItem *q = realloc(e->q, cap * sizeof *q);
+        if (!q) {
+            abort();
+        }
+        e->q = q;
+        e->cap = cap;
+    }
+    size_t i = e->n;
+    while (i > 0 && e->q[i - 1].at > at) {
+        e->q[i] = e->q[i - 1];
+        i--;
+    }
+    e->q[i] = (EpItem){t, at, e->seq++};
+    e->n++;
+    if (i == 0) {
+        sim_event_notify_at(&e->kick, at);
+    }
+}
+
+void endpoint_inject(Block *ep, Txn *t, SimTime at)
+{
+    Endpoint *e = (Endpoint *)ep;
+    (*e->injected)++;
+    endpoint_enqueue(e, t, at);
+}
+
+void endpoint_answer(Block *ep, Txn *t)
+{
+    Endpoint *e = (Endpoint *)ep;
+    endpoint_enqueue(e, t, sim_now(e->base.sim));
+}
+
+void endpoint_listen(Block *ep, EndpointListener fn, void *ctx)
+{
+    Endpoint *e = (Endpoint *)ep;
+    e->fn = fn;
+    e->ctx = ctx;
+}
+
+Port *endpoint_target(Block *ep)
+{
+    return ((Endpoint *)ep)->io->peer;
+}
+
+size_t endpoint_backlog(const Block *ep)
+{
+    return ((const Endpoint *)ep)->n;
+}
+
+static void endpoint_recv(Block *b, Port *p)
+{
+    Endpoint *e = (Endpoint *)b;
+    Txn *t;
+    while ((t = port_peek(p)) != NULL) {
+        EndpointVerdict v = e->fn ? e->fn(e->ctx, b, t) : EP_DEFAULT;
+        if (v == EP_HOLD) {
+            return;
+        }
+        port_take(p);
+        (*e->received)++;
+        if (t->cmd == TXN_RESP) {
+            (*e->responses_in)++;
+        }
+        if (v == EP_DEFAULT && t->cmd != TXN_RESP && txn_needs_response(t)) {
+            Txn *r = txn_new_response(b->sim, t);
+            r->status = TXN_STATUS_COMMAND_ERROR;
+            (*e->unanswered)++;
+            endpoint_answer(b, r);
+        }
+        txn_unref(t);
+    }
+}
+
+static void endpoint_resumed(void *subject, void *obj)
+{
+    (void)obj;
+    Endpoint *e = subject;
+    endpoint_recv(&e->base, e->io);
+}
+
+void endpoint_resume(Block *ep)
+{
+    sim_event_notify(&((Endpoint *)ep)->resume, 0);
+}
+
+static void endpoint_free_slot(Block *b, Port *p)
+{
+    (void)p;
+    endpoint_pump((Endpoint *)b);
+}
+
+static bool endpoint_realize(Block *b, SimError *err)
+{
+    (void)err;
+    Endpoint *e = (Endpoint *)b;
+    e->io = block_port(b, "io", -1);
+    sim_event_init(&e->kick, b->sim, SIM_PRIO_DEFAULT, endpoint_wake, e, NULL);
+    sim_event_init(&e->resume, b->sim, SIM_PRIO_DEFAULT, endpoint_resumed, e, NULL);
+    e->injected = block_counter(b, "injected", "transactions injected from outside");
+    e->sent = block_counter(b, "sent", "transactions sent out of io");
+    e->received = block_counter(b, "received", "transactions received at io");
+    e->responses_in = block_counter(b, "responses_in", "responses received at io");
+    e->unanswered = block_counter(b, "unanswered",
+                                  "requests from the platform answered with "
+                                  "command_error (no outside listener)");
+    return true;
+}
+
+static void endpoint_finalize(Block *b)
+{
+    Endpoint *e = (Endpoint *)b;
+    for (size_t i = 0; i < e->n; i++) {
+        txn_unref(e->q[i].t);
+    }
+    free(e->q);
+}
+
+static const PortDef endpoint_ports[] = {
+    {"io", NULL, true, "wired to the platform port served to the outside"},
+};
+
+const BlockType endpoint_type = {
+    .name = "serve_endpoint",
+    .doc = "mgtlm serve: injects outside transactions into a platform port",
+    .size = sizeof(Endpoint),
+    .ports = endpoint_ports,
+    .nports = 1,
+    .realize = endpoint_realize,
+    .on_recv = endpoint_recv,
+    .on_free = endpoint_free_slot,
+    .finalize = endpoint_finalize,
+};
+
+bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimError *err)
+{
+    const PlatformWire *w = platform_desc_wire_of(d, target);
+    if (w) {
+        return sim_error_set(err, "%s is already wired to %s", target,
+                             strcmp(w->a, target) == 0 ? w->b : w->a);
+    }
+    char port[256], origin[256];
+    snprintf(port, sizeof port, "%s.io", name);
+    snprintf(origin, sizeof origin, "serve endpoint %s", name);
+    if (!platform_desc_add_instance(d, name, "sink", -1, NULL, origin, err)) {
+        return false;
+    }
+    platform_desc_find(d, name)->type = &endpoint_type;
+    return platform_desc_add_wire(d, port, target, 0, origin, err);
+}

@@ -1,0 +1,46 @@
+/* The serve endpoint: a block that `mgtlm serve` wires to a platform port so that
+ * transactions can be injected from outside (HTTP /api/inject, PCIe/IP peers) and
+ * what comes back can be handed to the outside. See endpoint.c. */
+#ifndef MGTLM_SERVE_ENDPOINT_H
+#define MGTLM_SERVE_ENDPOINT_H
+
+#include <stdbool.h>
+
+#include "kernel/block.h"
+#include "kernel/platform.h"
+
+/* What a listener did with a transaction that arrived at the endpoint. */
+typedef enum EndpointVerdict {
+    EP_DEFAULT, /* not handled: a request needing a response gets command_error */
+    EP_TAKEN,   /* handled (the listener txn_ref()s it if it keeps it) */
+    EP_HOLD     /* not now: the endpoint stops taking (backpressure) until
+                   endpoint_resume */
+} EndpointVerdict;
+
+/* Sees every transaction arriving at an endpoint (responses and requests), at the
+ * head of the receive buffer, borrowed for the duration of the call. */
+typedef EndpointVerdict (*EndpointListener)(void *ctx, Block *ep, const Txn *t);
+
+/* Block type "serve_endpoint" (port "io"); not in the registry: only serve creates
+ * it, with endpoint_add. */
+extern const BlockType endpoint_type;
+
+/* Adds instance `name` of the endpoint type to d, wired to `target` with latency 0.
+ * Fails if target is already wired or the name is taken. */
+bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimError *err);
+
+/* Queues t (ownership moves to the endpoint) to go out of "io" at time `at` (>= now);
+ * transactions leave in (time, injection) order, waiting for credits as needed. */
+void endpoint_inject(Block *ep, Txn *t, SimTime at);
+/* Sets the listener (NULL = none). */
+void endpoint_listen(Block *ep, EndpointListener fn, void *ctx);
+/* Takes held transactions again (after EP_HOLD), at the current time. */
+void endpoint_resume(Block *ep);
+/* Sends an answer t (ownership moves) out of "io" as soon as credits allow. */
+void endpoint_answer(Block *ep, Txn *t);
+/* The port the endpoint is wired to (borrowed). */
+Port *endpoint_target(Block *ep);
+/* Transactions queued and not sent yet. */
+size_t endpoint_backlog(const Block *ep);
+
+#endif
