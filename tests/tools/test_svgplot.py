@@ -34,6 +34,10 @@ with tempfile.TemporaryDirectory() as d:
     again = svgplot.bar_chart(os.path.join(d, "b2.svg"), "t <&>", ["a", "b", "c"],
                               {"base": [1, 2, 3], "opt": [3, 0, 1.5]}, "bytes")
     check(open(bar, "rb").read() == open(again, "rb").read(), "deterministic output")
+    tall = svgplot.bar_chart(os.path.join(d, "t.svg"), "t", ["a"], {"x": [1.84]}, "MB")
+    troot = ET.parse(tall).getroot()
+    tbar = [r for r in troot.iter(NS + "rect") if r.find(NS + "title") is not None][0]
+    check(float(tbar.get("y")) >= svgplot.TOP - 0.01, "the tallest bar stays inside the plot")
     line = svgplot.line_chart(os.path.join(d, "l.svg"), "g", "size", "eff",
                               {"p4": [(128, 0.9), (32, 0.5), (64, 0.7)], "one": [(32, 0.1)]},
                               logx=True)

@@ -35,12 +35,11 @@ def _nice_ticks(lo, hi, n=5):
     raw = (hi - lo) / n
     mag = 10 ** math.floor(math.log10(raw))
     step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=mag * 10)
-    start = math.floor(lo / step) * step
-    ticks = []
-    t = start
-    while t <= hi + step * 1e-9:
-        ticks.append(round(t, 12))
+    t = math.floor(lo / step) * step
+    ticks = [round(t, 12)]
+    while ticks[-1] < hi - step * 1e-9:
         t += step
+        ticks.append(round(t, 12))
     return ticks
 
 
