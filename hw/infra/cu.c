@@ -57,6 +57,10 @@
  * - Trace wavefronts (threads): a read becomes whole-line reads; a write becomes one
  *   whole-line write per line with byte enables for the bytes the threads touch
  *   (data from the PRNG). Trace writes and atomics without data use PRNG data.
+ *   With `wavefront` true a wavefront is sent as one transaction carrying the
+ *   thread list (Txn threads; for a DualOpt bgu, which splits it): addr = the first
+ *   thread's, len = the sum of the sizes, data and the expected response = the
+ *   threads' bytes in thread order (overlapping threads: the later one wins).
  * - release/kernel_begin/kernel_end are sent (dst = own GPU) without a slot and are
  *   not waited for (no response exists, txn.h); posted writes likewise.
  * - completed counts responses; finish_ps is the time of the last response (or of
@@ -138,6 +142,8 @@ typedef struct CuReq {
     int64_t ek;          /* >= 0: a shared read expecting the bytes of kernel ek */
     bool drain;          /* send only when no response is outstanding */
     bool verify;         /* a verify-phase read */
+    const CuThread *threads; /* wavefront sent whole (param wavefront), or NULL */
+    size_t nthreads;
 } CuReq;
 
 typedef struct Cu {
@@ -162,6 +168,7 @@ typedef struct Cu {
     uint64_t halo;
     bool verify;
     SimTime verify_delay;
+    bool wavefront;
 
     Port *mem;
     int own, unit;
@@ -316,6 +323,11 @@ static const ParamDef cu_params[] = {
      .type = PT_BOOL,
      .def = "false",
      .doc = "writes are posted (no response, no slot); trace: or when the record says"},
+    {.key = "wavefront",
+     .offset = offsetof(Cu, wavefront),
+     .type = PT_BOOL,
+     .def = "false",
+     .doc = "trace: send a wavefront as one transaction with its threads (for a bgu)"},
     {.key = "kernels",
      .offset = offsetof(Cu, kernels),
      .type = PT_U64,
@@ -609,6 +621,18 @@ static void cu_req_from_rec(Cu *c)
                      .hint = r->hint,
                      .vk = -1,
                      .ek = -1};
+    if (r->nthreads && c->wavefront) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < r->nthreads; i++) {
+            sum += r->threads[i].size;
+        }
+        c->req.addr = r->threads[0].addr;
+        c->req.len = (uint32_t)sum;
+        c->req.threads = r->threads;
+        c->req.nthreads = r->nthreads;
+        c->rec_pending = false;
+        return;
+    }
     if (r->nthreads) {
         size_t k = c->line_next++;
         c->req.addr = c->lines.addr[k];
@@ -628,7 +652,8 @@ static void cu_req_from_rec(Cu *c)
 static bool cu_fetch_trace(Cu *c)
 {
     for (;;) {
-        if (c->rec_pending || (c->rec.nthreads && c->line_next < c->lines.n)) {
+        if (c->rec_pending ||
+            (c->rec.nthreads && !c->wavefront && c->line_next < c->lines.n)) {
             cu_req_from_rec(c);
             return true;
         }
@@ -642,7 +667,7 @@ static bool cu_fetch_trace(Cu *c)
         }
         c->line_next = 0;
         c->lines.n = 0;
-        if (c->rec.nthreads) {
+        if (c->rec.nthreads && !c->wavefront) {
             cu_coalesce(&c->lines, c->line, c->rec.threads, c->rec.nthreads);
         } else {
             c->rec_pending = true;
@@ -776,6 +801,34 @@ static void cu_random_bytes(Cu *c, uint8_t *out, size_t len)
     }
 }
 
+/* A wavefront sent whole: gives t its thread list and applies the threads' bytes in
+ * thread order: a write to the shadow (and the verify record), a read into expect
+ * (len bytes, or NULL). */
+static void cu_wave_apply(Cu *c, const CuReq *q, Txn *t, uint8_t *expect)
+{
+    TxnThread *th = malloc(q->nthreads * sizeof *th);
+    if (!th) {
+        fprintf(stderr, "mgtlm: %s: out of host memory\n", c->base.name);
+        abort();
+    }
+    uint32_t off = 0;
+    for (size_t i = 0; i < q->nthreads; i++) {
+        const CuThread *x = &q->threads[i];
+        th[i] = (TxnThread){.addr = x->addr, .size = x->size};
+        if (q->cmd == TXN_WRITE) {
+            sparse_write(c->shadow, x->addr, t->data + off, NULL, x->size);
+            if (c->verify) {
+                cu_written_add(&c->written, x->addr, NULL, x->size);
+            }
+        } else if (expect) {
+            sparse_read(c->shadow, x->addr, expect + off, x->size);
+        }
+        off += x->size;
+    }
+    txn_set_threads(t, th, (uint32_t)q->nthreads);
+    free(th);
+}
+
 /* Builds the transaction for c->req, applies it to the shadow and takes a slot if
  * it needs a response. Ownership of the transaction goes to the caller. */
 static Txn *cu_build(Cu *c, uint32_t *slot_out)
@@ -800,7 +853,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
         if (q->be) {
             memcpy(txn_alloc_be(t), q->be, q->len);
         }
-        if (c->verify) {
+        if (c->verify && !q->nthreads) {
             cu_written_add(&c->written, q->addr, t->be, q->len);
         }
     }
@@ -821,6 +874,8 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
             }
             if (q->ek >= 0) {
                 cu_shared_expect(&c->sh, (uint32_t)q->ek, q->addr, slot->expect, q->len);
+            } else if (q->nthreads) {
+                cu_wave_apply(c, q, t, slot->expect);
             } else {
                 sparse_read(c->shadow, q->addr, slot->expect, q->len);
             }
@@ -828,7 +883,9 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
         idmap_insert(&c->ids, t->id, s);
         *slot_out = s;
     }
-    if (q->cmd == TXN_WRITE) {
+    if (q->nthreads && q->cmd == TXN_WRITE) {
+        cu_wave_apply(c, q, t, NULL);
+    } else if (q->cmd == TXN_WRITE) {
         sparse_write(c->shadow, q->addr, t->data, t->be, q->len);
     } else if (q->cmd == TXN_ATOMIC) {
         uint8_t *sum = c->scratch;

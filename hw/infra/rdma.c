@@ -23,21 +23,33 @@
  *   applies backpressure).
  * - release/kernel_begin/kernel_end reaching the rdma from either side end here
  *   (counted in controls): this engine has no state they act on.
- * - bytes_out / bytes_in count data bytes (len of transactions that carry data). */
+ * - bytes_out / bytes_in count data bytes (len of transactions that carry data).
+ * - DualOpt fine-grained reads (SPEC 1.4): a read response leaving towards another
+ *   GPU whose mask is non-zero returns only the masked 4-byte words: the other bytes
+ *   are cleared, wire = 6 B per masked word (4 B data + 2 B response id; the link
+ *   adds its packet overhead unless a CoDec packs the entries), and bytes_out counts
+ *   4 B per word. Reads without a mask are unchanged.
+ * - Throughput (`interval`, default 0 = unlimited): each lane forwards at most one
+ *   transaction per interval (a transaction that ends here costs nothing); the next
+ *   one waits until interval after the previous send. */
 #include <stddef.h>
 
 #include "hw/infra/idmap.h"
 #include "kernel/block.h"
+#include "kernel/event.h"
 
 typedef struct RdmaLane {
     struct Rdma *r;
     Port *in, *out;
     bool egress;
+    SimTime next; /* earliest time of the next send (interval) */
+    SimEvent ev;
 } RdmaLane;
 
 typedef struct Rdma {
     Block base;
     SimTime latency;
+    SimTime interval;
     RdmaLane lane[2]; /* 0 egress (gpu -> net), 1 ingress (net -> gpu) */
     IdMap pending;    /* egress request id -> send time */
     uint64_t *reads, *writes, *atomics, *other_out, *served, *resp_out, *resp_in;
@@ -53,6 +65,11 @@ static const ParamDef rdma_params[] = {
      .type = PT_TIME,
      .def = "20ns",
      .doc = "forwarding latency of each lane (egress and ingress)"},
+    {.key = "interval",
+     .offset = offsetof(Rdma, interval),
+     .type = PT_TIME,
+     .def = "0ns",
+     .doc = "throughput: one transaction per interval per lane (0 = no limit)"},
 };
 
 static const PortDef rdma_ports[] = {
@@ -69,9 +86,29 @@ static bool rdma_is_control(TxnCmd c)
     return c == TXN_RELEASE || c == TXN_KERNEL_BEGIN || c == TXN_KERNEL_END;
 }
 
+static bool rdma_fine(const Txn *t)
+{
+    return t->cmd == TXN_RESP && t->req_cmd == TXN_READ && t->mask && t->data;
+}
+
 static uint64_t rdma_data_bytes(const Txn *t)
 {
+    if (rdma_fine(t)) {
+        return 4 * (uint64_t)__builtin_popcount(t->mask);
+    }
     return t->data ? t->len : 0;
+}
+
+/* Keeps only the masked words of a fine-grained read response (SPEC 1.4; bit i =
+ * word i counted from the response's line address). */
+static void rdma_trim(Txn *t)
+{
+    for (uint32_t i = 0; i < t->len; i++) {
+        if (!((t->mask >> (i / 4)) & 1)) {
+            t->data[i] = 0;
+        }
+    }
+    t->wire = 6 * (uint32_t)__builtin_popcount(t->mask);
 }
 
 /* Bookkeeping for t about to leave through lane ln at now. */
@@ -132,11 +169,19 @@ static void rdma_pump(RdmaLane *ln)
             txn_unref(port_take(ln->in));
             continue;
         }
+        if (ln->egress && rdma_fine(t) && t->wire == 0) {
+            rdma_trim(t);
+        }
+        if (now < ln->next) {
+            sim_event_notify_at(&ln->ev, ln->next);
+            return;
+        }
         /* On success the reference moves from our input buffer to the peer. */
         if (!port_send_after(ln->out, t, r->latency)) {
             return;
         }
         (void)port_take(ln->in);
+        ln->next = now + r->interval;
         if (!ln->egress && t->cmd == TXN_RESP) {
             uint64_t sent = 0;
             idmap_remove(&r->pending, t->id, &sent);
@@ -148,14 +193,24 @@ static void rdma_pump(RdmaLane *ln)
     }
 }
 
+static void rdma_wake(void *subject, void *obj)
+{
+    (void)obj;
+    rdma_pump(subject);
+}
+
 static bool rdma_realize(Block *b, SimError *err)
 {
     Rdma *r = (Rdma *)b;
     (void)err;
     Port *gpu = block_port(b, "gpu", -1);
     Port *net = block_port(b, "net", -1);
-    r->lane[0] = (RdmaLane){r, gpu, net, true};
-    r->lane[1] = (RdmaLane){r, net, gpu, false};
+    r->lane[0] = (RdmaLane){.r = r, .in = gpu, .out = net, .egress = true};
+    r->lane[1] = (RdmaLane){.r = r, .in = net, .out = gpu, .egress = false};
+    for (int i = 0; i < 2; i++) {
+        sim_event_init(&r->lane[i].ev, b->sim, SIM_PRIO_DEFAULT, rdma_wake, &r->lane[i],
+                       NULL);
+    }
     idmap_init(&r->pending);
     r->reads = block_counter(b, "remote_reads", "read requests sent to other GPUs");
     r->writes = block_counter(b, "remote_writes", "write requests sent to other GPUs");
@@ -185,6 +240,7 @@ static void rdma_reset(Block *b)
 {
     Rdma *r = (Rdma *)b;
     idmap_destroy(&r->pending);
+    r->lane[0].next = r->lane[1].next = 0;
 }
 
 static void rdma_on_recv(Block *b, Port *p)

@@ -8,6 +8,7 @@ int cmd_run(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
+int cmd_cost(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const Command commands[] = {
     {"test", cmd_test, "run directed testbenches against golden vectors"},
     {"validate", cmd_validate, "check a platform file; --dump prints the flat form"},
     {"blocks", cmd_blocks, "list block types, or one type's ports and parameters"},
+    {"cost", cmd_cost, "storage of every stateful block (bits per entry, bytes)"},
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
 };
 

@@ -1,0 +1,41 @@
+/* The block shared by dir_baseline, dir_hmg and dir_rec: a bump in the wire in front
+ * of the home GPU's L2 (ports `up` towards xbar.local, `down` towards l2.up) that
+ * applies the SPEC.md 3.1 actions of dir_core.h to the requests passing down and
+ * sends the invalidates out of `up` (the xbar routes them to the remote side). */
+#ifndef MGTLM_HW_COHERENCE_DIR_BLOCK_H
+#define MGTLM_HW_COHERENCE_DIR_BLOCK_H
+
+#include "hw/coherence/dir_core.h"
+#include "hw/gpu/outq.h"
+#include "kernel/block.h"
+
+typedef struct DirBlock {
+    Block base;
+    uint64_t entries, ways, range, line;
+    int repl; /* DirRepl */
+    SimTime latency;
+    bool shared_vector;
+    int own;
+    DirCore core;
+    OutQ qup, qdown;
+    bool busy;
+    uint64_t *remote_reads, *local_writes, *remote_writes, *passed;
+    uint64_t *allocations, *evictions, *inv_write, *inv_evict, *invalidates;
+    uint64_t *valid_entries, *positions, *route_errors;
+    StatHist *coalesced;
+} DirBlock;
+
+#define DIR_BLOCK_NPORTS 2
+extern const PortDef dir_block_ports[DIR_BLOCK_NPORTS];
+extern const char *const dir_block_repl_choices[];
+
+/* Realize with the given layout (range is forced to line for the baseline). */
+bool dir_block_realize(Block *b, bool shared_vector, SimError *err);
+void dir_block_reset(Block *b);
+void dir_block_on_recv(Block *b, Port *p);
+void dir_block_on_free(Block *b, Port *p);
+void dir_block_stats(Block *b);
+void dir_block_finalize(Block *b);
+void dir_block_cost(Block *b, CostReport *r);
+
+#endif

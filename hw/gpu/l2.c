@@ -1,0 +1,391 @@
+/* l2: a GPU's L2 cache controller. Write-back cache of the GPU's own (local) memory,
+ * and, when `remote` is on, of lines of other GPUs' memory fetched by this GPU's CUs
+ * (REC paper 003 section 2.2: hardware-coherent caching of remote data in L2), with
+ * LADM's insertion policy for lines the home requests on behalf of other GPUs
+ * (SPEC.md 5, paper 002). The coherence directory (dir_*) sits in front of `up`.
+ *
+ * Ports (see docs/blocks.md "l2" for the wiring):
+ *   up   towards xbar.local (or a directory's down): requests for local data from this
+ *        GPU's CUs and from other GPUs in, responses out;
+ *   mem  to the memory: line fills, write-backs and uncached accesses;
+ *   rq   (optional) towards xbar.remote: this GPU's requests for remote data and
+ *        controls in, their responses out; egress traffic of the home side passes
+ *        through (responses to other GPUs, invalidates) towards net, and requests of
+ *        other GPUs come out here towards the xbar;
+ *   net  (optional) towards the RDMA engine (rdma.gpu).
+ *
+ * Modelled: a set-associative array (`size`, `ways`, `line`, LRU) holding local and
+ * remote lines together, with per-byte valid and dirty masks; `latency` on every
+ * lookup (hits, misses and write-throughs leave `latency` after they are taken);
+ * fills of whole lines with any number of merged readers (MSHR without a limit);
+ * write-back, write-allocate without fetch for local data (a read needing bytes that
+ * are not valid fetches the line and merges it under the dirty bytes); for remote
+ * data, read-allocate and write-through: a write updates a present copy and goes on
+ * to the home (no allocation on a write miss); invalidates (TXN_INVALIDATE with
+ * dst == this GPU, from net or up) drop the line (`inv_hits` counts those that
+ * found one) and keep a fill in flight for it from being inserted.
+ * Not modelled: banks, tag-pipeline throughput, MSHR limits, replacement other
+ * than LRU, sectoring.
+ *
+ * Decisions:
+ * - Atomics and accesses crossing a line boundary are not cached: the lines they
+ *   overlap are written back and dropped and the access goes on (to memory or to
+ *   the home) unchanged; its response passes back through.
+ * - A write or atomic to a line with a fill in flight waits at the head of its input
+ *   until the fill is done (per-line order; models an MSHR conflict stall).
+ * - A dirty line evicted while a fill of it is in flight (a partly valid line that a
+ *   read needed more bytes of) is written back, and the fill keeps a copy of the
+ *   written-back bytes, which override the fill's (older) data when it arrives.
+ * - Fills answer their waiting readers as they arrive (no second `latency`); the
+ *   data is the line after the merge (dirty bytes win), or the fill data if the line
+ *   was not inserted.
+ * - Insertion: remote lines iff `remote`; local lines always under `twice`; under
+ *   `once` a line is inserted only if one of its requesters is this GPU (a write from
+ *   another GPU that misses goes to memory uncached); `auto` selects once when the
+ *   hint of the last kernel_begin seen on rq equals `once_hint` (LADM: intra-thread
+ *   locality), else twice.
+ * - Remote lines are never dirty; evicting one is silent (the home's directory keeps
+ *   the sharer; a later invalidate misses).
+ * - Pass-through traffic (responses not for a fill, invalidates for other GPUs,
+ *   controls, requests of other GPUs) takes no time here. Each output keeps order.
+ * - Backpressure: a request is taken only while fewer than `buffer` transactions
+ *   wait on the output it needs; responses and invalidates are always taken.
+ * - kernel_end / release need no action (coherence is by invalidation); controls
+ *   go on to net (the rdma consumes them) or are consumed here if net is unbound. */
+#include <stddef.h>
+
+#include "hw/gpu/l2_priv.h"
+
+static const char *const l2_insert_choices[] = {"twice", "once", "auto", NULL};
+
+static const ParamDef l2_params[] = {
+    {.key = "size",
+     .offset = offsetof(L2, size),
+     .type = PT_SIZE,
+     .def = "2MiB",
+     .min = 64,
+     .doc = "capacity in bytes (a multiple of ways x line)"},
+    {.key = "ways",
+     .offset = offsetof(L2, ways),
+     .type = PT_U64,
+     .def = "16",
+     .min = 1,
+     .max = 1024,
+     .doc = "associativity (LRU)"},
+    {.key = "line",
+     .offset = offsetof(L2, line),
+     .type = PT_SIZE,
+     .def = "64",
+     .min = 4,
+     .max = L2A_MAX_LINE,
+     .doc = "line size in bytes (power of two)"},
+    {.key = "latency",
+     .offset = offsetof(L2, latency),
+     .type = PT_TIME,
+     .def = "30ns",
+     .doc = "lookup latency: hits are answered and misses leave this long after"},
+    {.key = "remote",
+     .offset = offsetof(L2, remote),
+     .type = PT_BOOL,
+     .def = "true",
+     .doc = "cache remote lines requested on rq (false: local data only; rq <-> net "
+            "is a pass-through)"},
+    {.key = "remote_insert",
+     .offset = offsetof(L2, insert),
+     .type = PT_ENUM,
+     .def = "twice",
+     .choices = l2_insert_choices,
+     .doc = "LADM: twice (insert lines other GPUs request), once (do not), auto "
+            "(per kernel, from the kernel_begin hint)"},
+    {.key = "once_hint",
+     .offset = offsetof(L2, once_hint),
+     .type = PT_U64,
+     .def = "1",
+     .max = UINT32_MAX,
+     .doc = "auto: the kernel_begin hint meaning intra-thread locality (-> once)"},
+};
+
+static const PortDef l2_ports[] = {
+    {.name = "up",
+     .required = true,
+     .doc = "towards xbar.local / dir.down: local-data requests in, responses out"},
+    {.name = "mem",
+     .required = true,
+     .doc = "to the memory: fills, write-backs, uncached accesses"},
+    {.name = "rq",
+     .required = false,
+     .doc = "towards xbar.remote: remote-data requests and controls in, other GPUs' "
+            "requests out"},
+    {.name = "net",
+     .required = false,
+     .doc = "towards rdma.gpu: misses, write-throughs, egress out; ingress in"},
+};
+
+static bool l2_is_control(TxnCmd c)
+{
+    return c == TXN_RELEASE || c == TXN_KERNEL_BEGIN || c == TXN_KERNEL_END;
+}
+
+static void l2_process(Block *b);
+
+static bool l2_realize(Block *b, SimError *err)
+{
+    L2 *c = (L2 *)b;
+    char msg[200];
+    if (!l2a_init(&c->a, c->size, (uint32_t)c->ways, (uint32_t)c->line, msg,
+                  sizeof msg)) {
+        return sim_error_set(err, "%s: %s", b->name, msg);
+    }
+    c->own = b->gpu >= 0 ? b->gpu : 0;
+    c->lo = (uint64_t)c->own * b->plat->mem_bytes;
+    c->hi = c->lo + b->plat->mem_bytes;
+    c->up = block_port(b, "up", -1);
+    c->mem = block_port(b, "mem", -1);
+    c->rq = block_port(b, "rq", -1);
+    c->net = block_port(b, "net", -1);
+    c->reads = block_counter(b, "reads", "local-data reads taken on up");
+    c->writes = block_counter(b, "writes", "local-data writes taken on up");
+    c->atomics = block_counter(b, "atomics", "atomics (local or remote; uncached)");
+    c->hits = block_counter(b, "hits", "local-data reads/writes that hit");
+    c->misses = block_counter(b, "misses",
+                              "local-data misses (fills sent, writes "
+                              "allocated)");
+    c->merged = block_counter(b, "merged", "reads that joined a fill in flight");
+    c->remote_reads = block_counter(b, "remote_reads", "remote-data reads taken on rq");
+    c->remote_writes = block_counter(b, "remote_writes", "remote-data writes on rq");
+    c->remote_hits = block_counter(b, "remote_hits", "remote-data reads that hit");
+    c->remote_misses = block_counter(b, "remote_misses", "remote fills sent");
+    c->remote_updates =
+        block_counter(b, "remote_updates", "remote writes that updated a present copy");
+    c->fills_done = block_counter(b, "fills", "line fills completed");
+    c->evictions = block_counter(b, "evictions", "valid lines evicted");
+    c->remote_evictions = block_counter(b, "remote_evictions", "remote lines evicted");
+    c->writebacks = block_counter(b, "writebacks", "dirty lines written back");
+    c->bypasses = block_counter(b, "bypasses",
+                                "uncached accesses (atomics, "
+                                "line-crossing)");
+    c->once_skips =
+        block_counter(b, "once_skips", "lines not inserted under remote_insert once");
+    c->inv_received = block_counter(b, "inv_received", "invalidates received");
+    c->inv_hits = block_counter(b, "inv_hits", "invalidates that dropped a valid line");
+    c->inv_pending =
+        block_counter(b, "inv_pending", "invalidates that hit a fill in flight");
+    c->kernels = block_counter(b, "kernels", "kernel_begin seen on rq");
+    c->passed = block_counter(b, "passed", "transactions passed through untouched");
+    c->controls = block_counter(b, "controls", "controls consumed here (net unbound)");
+    c->outstanding = block_counter(b, "outstanding", "fills unanswered at the end");
+    c->route_errors = block_counter(b, "route_errors",
+                                    "model error: transactions that cannot be routed");
+    outq_init(&c->qup, b, c->up, l2_process, c->route_errors);
+    outq_init(&c->qmem, b, c->mem, l2_process, c->route_errors);
+    outq_init(&c->qrq, b, c->rq, l2_process, c->route_errors);
+    outq_init(&c->qnet, b, c->net, l2_process, c->route_errors);
+    return true;
+}
+
+static void l2_reset(Block *b)
+{
+    L2 *c = (L2 *)b;
+    l2a_clear(&c->a);
+    c->once_now = false;
+    c->busy = false;
+}
+
+static void l2_error(L2 *c, Port *p)
+{
+    (*c->route_errors)++;
+    txn_unref(port_take(p));
+}
+
+static void l2_pass(L2 *c, Port *p, OutQ *q)
+{
+    (*c->passed)++;
+    outq_push(q, port_take(p), 0);
+}
+
+static bool l2_from_mem(L2 *c, Txn *t)
+{
+    if (t->cmd != TXN_RESP) {
+        l2_error(c, c->mem);
+        return true;
+    }
+    port_take(c->mem);
+    if (!l2_fill_done(c, t)) {
+        (*c->passed)++;
+        outq_push(&c->qup, t, 0);
+    }
+    return true;
+}
+
+static bool l2_from_net(L2 *c, Txn *t)
+{
+    if (t->cmd == TXN_RESP) {
+        port_take(c->net);
+        if (!l2_fill_done(c, t)) {
+            (*c->passed)++;
+            outq_push(&c->qrq, t, 0);
+        }
+        return true;
+    }
+    if (t->dst != c->own) {
+        l2_error(c, c->net);
+        return true;
+    }
+    if (t->cmd == TXN_INVALIDATE) {
+        l2_invalidate(c, port_take(c->net));
+        return true;
+    }
+    if (!l2_is_control(t->cmd) && outq_len(&c->qrq) >= c->base.buffer) {
+        return false;
+    }
+    l2_pass(c, c->net, &c->qrq);
+    return true;
+}
+
+static bool l2_from_up(L2 *c, Txn *t)
+{
+    if (t->cmd == TXN_RESP) {
+        l2_error(c, c->up);
+    } else if (t->cmd == TXN_INVALIDATE) {
+        l2_invalidate(c, port_take(c->up));
+    } else if (l2_is_control(t->cmd)) {
+        (*c->controls)++;
+        txn_unref(port_take(c->up));
+    } else {
+        return l2_local_access(c, c->up, t);
+    }
+    return true;
+}
+
+static bool l2_from_rq(L2 *c, Txn *t)
+{
+    if (l2_is_control(t->cmd)) {
+        if (t->cmd == TXN_KERNEL_BEGIN) {
+            (*c->kernels)++;
+            c->once_now = t->hint == c->once_hint;
+        }
+        if (outq_bound(&c->qnet)) {
+            l2_pass(c, c->rq, &c->qnet);
+        } else {
+            (*c->controls)++;
+            txn_unref(port_take(c->rq));
+        }
+        return true;
+    }
+    if (t->dst == c->own) {
+        if (t->cmd == TXN_INVALIDATE) {
+            l2_invalidate(c, port_take(c->rq));
+        } else {
+            l2_error(c, c->rq);
+        }
+        return true;
+    }
+    if (t->cmd == TXN_RESP || t->cmd == TXN_INVALIDATE) {
+        l2_pass(c, c->rq, &c->qnet);
+        return true;
+    }
+    return l2_remote_access(c, c->rq, t);
+}
+
+typedef bool (*L2InputFn)(L2 *c, Txn *t);
+
+/* Takes heads of p while fn accepts them; true if it took any. */
+static bool l2_drain(L2 *c, Port *p, L2InputFn fn)
+{
+    bool any = false;
+    Txn *t;
+    while ((t = port_peek(p)) != NULL && fn(c, t)) {
+        any = true;
+    }
+    return any;
+}
+
+static void l2_process(Block *b)
+{
+    L2 *c = (L2 *)b;
+    if (c->busy) {
+        return;
+    }
+    c->busy = true;
+    bool progress = true;
+    while (progress) {
+        progress = l2_drain(c, c->mem, l2_from_mem);
+        progress = l2_drain(c, c->net, l2_from_net) || progress;
+        progress = l2_drain(c, c->up, l2_from_up) || progress;
+        progress = l2_drain(c, c->rq, l2_from_rq) || progress;
+    }
+    c->busy = false;
+}
+
+static void l2_on_recv(Block *b, Port *p)
+{
+    (void)p;
+    l2_process(b);
+}
+
+static void l2_on_free(Block *b, Port *p)
+{
+    L2 *c = (L2 *)b;
+    OutQ *qs[] = {&c->qup, &c->qmem, &c->qrq, &c->qnet};
+    for (size_t i = 0; i < 4; i++) {
+        if (qs[i]->p == p) {
+            outq_pump(qs[i]);
+        }
+    }
+    l2_process(b);
+}
+
+static void l2_stats(Block *b)
+{
+    L2 *c = (L2 *)b;
+    *c->outstanding = c->nfills;
+}
+
+static void l2_finalize(Block *b)
+{
+    L2 *c = (L2 *)b;
+    outq_destroy(&c->qup);
+    outq_destroy(&c->qmem);
+    outq_destroy(&c->qrq);
+    outq_destroy(&c->qnet);
+    l2_fills_free(c);
+    l2a_free(&c->a);
+}
+
+static uint64_t l2_log2(uint64_t v)
+{
+    uint64_t s = 0;
+    while ((1ULL << s) < v) {
+        s++;
+    }
+    return s;
+}
+
+static void l2_cost(Block *b, CostReport *r)
+{
+    L2 *c = (L2 *)b;
+    uint64_t lines = (uint64_t)c->a.sets * c->a.ways;
+    uint64_t tag = 48 - l2_log2(c->line) - l2_log2(c->a.sets);
+    cost_add_storage(r, b->name, "tags", lines, tag + 1 + 2 * c->line + l2_log2(c->ways),
+                     "48-bit address tag + valid + per-byte valid and dirty masks + "
+                     "LRU rank");
+    cost_add_storage(r, b->name, "data", lines, 8 * c->line, "line data");
+}
+
+const BlockType l2_type = {
+    .name = "l2",
+    .doc = "L2 cache: write-back for local data, coherent caching of remote lines, LADM "
+           "insertion",
+    .size = sizeof(L2),
+    .params = l2_params,
+    .nparams = sizeof l2_params / sizeof l2_params[0],
+    .ports = l2_ports,
+    .nports = sizeof l2_ports / sizeof l2_ports[0],
+    .realize = l2_realize,
+    .reset = l2_reset,
+    .on_recv = l2_on_recv,
+    .on_free = l2_on_free,
+    .stats = l2_stats,
+    .finalize = l2_finalize,
+    .cost = l2_cost,
+};

@@ -1,0 +1,121 @@
+/* L2 tag/data array (see l2_array.h). */
+#include "hw/gpu/l2_array.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool l2a_init(L2Array *a, uint64_t size, uint32_t ways, uint32_t line, char *msg,
+              size_t msg_len)
+{
+    memset(a, 0, sizeof *a);
+    if (line < 4 || line > L2A_MAX_LINE || (line & (line - 1)) != 0) {
+        snprintf(msg, msg_len, "line %u must be a power of two from 4 to %u", line,
+                 L2A_MAX_LINE);
+        return false;
+    }
+    if (ways == 0 || size % ((uint64_t)ways * line) != 0 || size == 0) {
+        snprintf(msg, msg_len, "size %llu is not a multiple of ways x line (%u x %u)",
+                 (unsigned long long)size, ways, line);
+        return false;
+    }
+    a->sets = (uint32_t)(size / ((uint64_t)ways * line));
+    a->ways = ways;
+    a->line = line;
+    a->l = calloc((size_t)a->sets * ways, sizeof *a->l);
+    a->data = calloc((size_t)a->sets * ways, line);
+    if (!a->l || !a->data) {
+        l2a_free(a);
+        snprintf(msg, msg_len, "out of host memory for a %llu-byte cache",
+                 (unsigned long long)size);
+        return false;
+    }
+    return true;
+}
+
+void l2a_free(L2Array *a)
+{
+    free(a->l);
+    free(a->data);
+    a->l = NULL;
+    a->data = NULL;
+}
+
+void l2a_clear(L2Array *a)
+{
+    memset(a->l, 0, (size_t)a->sets * a->ways * sizeof *a->l);
+    a->clock = 0;
+}
+
+static size_t l2a_set(const L2Array *a, uint64_t line_addr)
+{
+    return (size_t)((line_addr / a->line) % a->sets);
+}
+
+long l2a_find(const L2Array *a, uint64_t line_addr)
+{
+    size_t base = l2a_set(a, line_addr) * a->ways;
+    for (size_t w = 0; w < a->ways; w++) {
+        if (a->l[base + w].valid && a->l[base + w].addr == line_addr) {
+            return (long)(base + w);
+        }
+    }
+    return -1;
+}
+
+size_t l2a_victim(const L2Array *a, uint64_t line_addr)
+{
+    size_t base = l2a_set(a, line_addr) * a->ways;
+    size_t v = base;
+    for (size_t w = 0; w < a->ways; w++) {
+        if (!a->l[base + w].valid) {
+            return base + w;
+        }
+        if (a->l[base + w].stamp < a->l[v].stamp) {
+            v = base + w;
+        }
+    }
+    return v;
+}
+
+void l2a_touch(L2Array *a, size_t i)
+{
+    a->l[i].stamp = ++a->clock;
+}
+
+uint8_t *l2a_data(const L2Array *a, size_t i)
+{
+    return a->data + i * a->line;
+}
+
+void l2m_set(uint64_t *m, uint32_t off, uint32_t len)
+{
+    for (uint32_t i = off; i < off + len; i++) {
+        m[i / 64] |= 1ULL << (i % 64);
+    }
+}
+
+bool l2m_all(const uint64_t *m, uint32_t off, uint32_t len)
+{
+    for (uint32_t i = off; i < off + len; i++) {
+        if (!l2m_bit(m, i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool l2m_any(const uint64_t *m)
+{
+    for (uint32_t w = 0; w < L2A_MASK_WORDS; w++) {
+        if (m[w]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool l2m_bit(const uint64_t *m, uint32_t i)
+{
+    return (m[i / 64] >> (i % 64)) & 1u;
+}

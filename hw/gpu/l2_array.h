@@ -1,0 +1,52 @@
+/* The tag/data array of the L2: set-associative, LRU, per-byte valid and dirty
+ * masks (lines up to L2A_MAX_LINE bytes). Pure data structure, no simulation kernel,
+ * so unit tests drive it directly. Set index = (line address / line) mod sets. */
+#ifndef MGTLM_HW_GPU_L2_ARRAY_H
+#define MGTLM_HW_GPU_L2_ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define L2A_MAX_LINE 128
+#define L2A_MASK_WORDS (L2A_MAX_LINE / 64)
+
+typedef struct L2Line {
+    uint64_t addr;  /* line address */
+    uint64_t stamp; /* last use */
+    bool valid;
+    uint64_t vmask[L2A_MASK_WORDS]; /* bytes holding data */
+    uint64_t dmask[L2A_MASK_WORDS]; /* bytes newer than memory */
+} L2Line;
+
+typedef struct L2Array {
+    uint32_t sets, ways, line;
+    L2Line *l;     /* sets x ways, owned */
+    uint8_t *data; /* sets x ways x line bytes, owned */
+    uint64_t clock;
+} L2Array;
+
+/* Sets a up for size bytes; false with a message on a bad geometry or OOM. */
+bool l2a_init(L2Array *a, uint64_t size, uint32_t ways, uint32_t line, char *msg,
+              size_t msg_len);
+void l2a_free(L2Array *a);
+void l2a_clear(L2Array *a);
+
+/* Way index of the valid line holding line_addr, or -1. */
+long l2a_find(const L2Array *a, uint64_t line_addr);
+/* The way line_addr would replace: the lowest invalid way of its set, else the least
+ * recently used one. */
+size_t l2a_victim(const L2Array *a, uint64_t line_addr);
+/* Marks way i most recently used. */
+void l2a_touch(L2Array *a, size_t i);
+/* The line bytes of way i (borrowed). */
+uint8_t *l2a_data(const L2Array *a, size_t i);
+
+/* Byte masks: set bytes [off, off + len); true if all of them are set; true if any
+ * byte is set; the state of byte i. */
+void l2m_set(uint64_t *m, uint32_t off, uint32_t len);
+bool l2m_all(const uint64_t *m, uint32_t off, uint32_t len);
+bool l2m_any(const uint64_t *m);
+bool l2m_bit(const uint64_t *m, uint32_t i);
+
+#endif
