@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) and
 # runs each for a bounded time:
 #   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET]      (default 30 s)
-# BUILD_DIR is a configured non-sanitized meson build (it provides libmgtlm.a and the
+# BUILD_DIR is a configured non-sanitized, non-LTO meson build, best made with clang
+# (CC=clang meson setup build-fuzz; it provides libmgtlm.a and the
 # generated dashboard source). Needs clang and libFuzzer (Debian: clang,
 # libclang-rt-14-dev). Crash inputs go to BUILD_DIR/fuzz/artifacts/. Exit 0 only if
 # no target found a failure; 77 (skip) if clang cannot build a fuzzer.
