@@ -52,7 +52,7 @@ static void pcie_close(PcieIp *p, const char *why)
     }
     char msg[SIM_ERROR_MAX];
     snprintf(msg, sizeof msg,
-             "%s; connection closed (%llu TLPs in, %llu out, %llu DLLPs, %llu ignored)",
+             "%.900s; connection closed (%llu TLPs in, %llu out, %llu DLLPs, %llu ignored)",
              why, (unsigned long long)p->tlps_in, (unsigned long long)p->tlps_out,
              (unsigned long long)p->dllps_in, (unsigned long long)p->ignored);
     pcie_log(p, msg);
