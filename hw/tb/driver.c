@@ -101,32 +101,6 @@ static int slot_cmp(const void *a, const void *b)
     return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
-static Txn *entry_txn(Driver *d, const DriverEntry *e)
-{
-    Txn *t = txn_new(d->base.sim, e->cmd, e->addr, e->len);
-    if (e->has_id) {
-        t->id = e->id;
-    }
-    t->req_cmd = e->req_cmd;
-    t->status = e->status;
-    if (e->data) {
-        txn_set_data(t, e->data);
-    }
-    if (e->be) {
-        memcpy(txn_alloc_be(t), e->be, e->len);
-    }
-    t->src = e->src;
-    t->dst = e->dst;
-    t->unit = e->unit;
-    t->posted = e->posted;
-    t->mask = e->mask;
-    t->epoch = e->epoch;
-    t->hint = e->hint;
-    t->sharers = e->sharers;
-    txn_set_threads(t, e->threads, e->nthreads);
-    return t;
-}
-
 static void driver_pump(Driver *d)
 {
     SimTime now = sim_now(d->base.sim);
@@ -155,7 +129,7 @@ static void driver_reset(Block *b)
     Driver *d = (Driver *)b;
     d->nby_id = 0;
     for (size_t i = 0; i < d->n; i++) {
-        d->txns[i] = entry_txn(d, &d->entries[i]);
+        d->txns[i] = driver_entry_txn(d->base.sim, &d->entries[i]);
         d->needs[i] = txn_needs_response(d->txns[i]);
         d->ids[i] = d->txns[i]->id;
         if (d->needs[i]) {

@@ -402,3 +402,29 @@ bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps
     *n = count;
     return true;
 }
+
+Txn *driver_entry_txn(Sim *sim, const DriverEntry *e)
+{
+    Txn *t = txn_new(sim, e->cmd, e->addr, e->len);
+    if (e->has_id) {
+        t->id = e->id;
+    }
+    t->req_cmd = e->req_cmd;
+    t->status = e->status;
+    if (e->data) {
+        txn_set_data(t, e->data);
+    }
+    if (e->be) {
+        memcpy(txn_alloc_be(t), e->be, e->len);
+    }
+    t->src = e->src;
+    t->dst = e->dst;
+    t->unit = e->unit;
+    t->posted = e->posted;
+    t->mask = e->mask;
+    t->epoch = e->epoch;
+    t->hint = e->hint;
+    t->sharers = e->sharers;
+    txn_set_threads(t, e->threads, e->nthreads);
+    return t;
+}

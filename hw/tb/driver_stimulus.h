@@ -32,5 +32,8 @@ typedef struct DriverEntry {
 bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps,
                           DriverEntry **out, size_t *n, SimError *err);
 void driver_entries_free(DriverEntry *v, size_t n);
+/* A new transaction (one reference, owned by the caller) carrying every field of e;
+ * used by the testbench driver and by `mgtlm serve` injection. */
+Txn *driver_entry_txn(Sim *sim, const DriverEntry *e);
 
 #endif

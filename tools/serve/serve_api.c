@@ -162,32 +162,6 @@ static void api_run(Server *s, json_t *o, ServeReply *r)
     reply_ok(r, h);
 }
 
-static Txn *entry_to_txn(Sim *sim, const DriverEntry *e)
-{
-    Txn *t = txn_new(sim, e->cmd, e->addr, e->len);
-    if (e->has_id) {
-        t->id = e->id;
-    }
-    t->req_cmd = e->req_cmd;
-    t->status = e->status;
-    if (e->data) {
-        txn_set_data(t, e->data);
-    }
-    if (e->be) {
-        memcpy(txn_alloc_be(t), e->be, e->len);
-    }
-    t->src = e->src;
-    t->dst = e->dst;
-    t->unit = e->unit;
-    t->posted = e->posted;
-    t->mask = e->mask;
-    t->epoch = e->epoch;
-    t->hint = e->hint;
-    t->sharers = e->sharers;
-    txn_set_threads(t, e->threads, e->nthreads);
-    return t;
-}
-
 /* Rewrites the stimulus parser's "body: /txn/0/key" into "txn/key". */
 static void inject_error(ServeReply *r, const char *msg)
 {
@@ -246,7 +220,7 @@ static void api_inject(Server *s, json_t *o, ServeReply *r)
     } else {
         at = at > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + at;
     }
-    Txn *t = entry_to_txn(s->sim, &e[0]);
+    Txn *t = driver_entry_txn(s->sim, &e[0]);
     driver_entries_free(e, n);
     json_int_t id = (json_int_t)t->id;
     endpoint_inject(ep, t, at);
