@@ -328,27 +328,8 @@ SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
             q->free_nodes = &slab[k];
         }
     }
-    SimNode *n = q->free_nodes;
-    q->free_nodes = n->next;
-    n->time = time;
-    n->fn = fn;
-    n->subject = subject;
-    n->obj = obj;
-    n->next = NULL;
-    n->prio = (uint8_t)prio;
-    n->cancelled = false;
-    EventBucket *b = bucket_get(q, time);
-    if (b->mask & (1u << prio)) {
-        b->tail[prio]->next = n;
-    } else {
-        b->head[prio] = n;
-        b->mask |= 1u << prio;
-    }
-    b->tail[prio] = n;
-    q->live++;
-    return n;
+    return eventq_link(q, bucket_get(q, time), time, prio, fn, subject, obj);
 }
-
 
 static void bucket_unlink_head(EventBucket *b, int prio)
 {

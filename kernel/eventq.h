@@ -61,14 +61,12 @@ SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
                           void *subject, void *obj);
 SimNode *eventq_peek_slow(EventQueue *q);
 
-static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
-                                   void *subject, void *obj)
+/* Takes a node from the free list (which must not be empty) and appends it to b's
+ * FIFO for prio. */
+static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, int prio,
+                                   SimProc fn, void *subject, void *obj)
 {
-    EventBucket *b = q->last;
     SimNode *n = q->free_nodes;
-    if (!b || b->time != time || !n) {
-        return eventq_push_slow(q, time, prio, fn, subject, obj);
-    }
     q->free_nodes = n->next;
     n->time = time;
     n->fn = fn;
@@ -86,6 +84,16 @@ static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimPro
     b->tail[prio] = n;
     q->live++;
     return n;
+}
+
+static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
+                                   void *subject, void *obj)
+{
+    EventBucket *b = q->last;
+    if (!b || b->time != time || !q->free_nodes) {
+        return eventq_push_slow(q, time, prio, fn, subject, obj);
+    }
+    return eventq_link(q, b, time, prio, fn, subject, obj);
 }
 
 static inline SimNode *eventq_peek(EventQueue *q)
