@@ -3,23 +3,32 @@
 
 #include <inttypes.h>
 
+bool cu_geometry_check(uint64_t line, uint64_t size, uint64_t mem_bytes,
+                       uint64_t footprint, SimError *err)
+{
+    if (line == 0 || size == 0 || line % size != 0) {
+        return sim_error_set(err, "size %" PRIu64 " does not divide line %" PRIu64, size,
+                             line);
+    }
+    if (mem_bytes % line != 0) {
+        return sim_error_set(err, "line %" PRIu64 " does not divide mem_bytes %" PRIu64,
+                             line, mem_bytes);
+    }
+    if (footprint == 0 || footprint % line != 0 || footprint > mem_bytes) {
+        return sim_error_set(err,
+                             "footprint %" PRIu64 " must be a non-zero multiple of line "
+                             "%" PRIu64 " and at most mem_bytes %" PRIu64,
+                             footprint, line, mem_bytes);
+    }
+    return true;
+}
+
 bool cu_pattern_init(CuPattern *p, const CuPatternCfg *cfg, SimError *err)
 {
     const CuPatternCfg *c = cfg;
     p->c = *cfg;
-    if (c->line == 0 || c->size == 0 || c->line % c->size != 0) {
-        return sim_error_set(err, "size %" PRIu64 " does not divide line %" PRIu64,
-                             c->size, c->line);
-    }
-    if (c->mem_bytes % c->line != 0) {
-        return sim_error_set(err, "line %" PRIu64 " does not divide mem_bytes %" PRIu64,
-                             c->line, c->mem_bytes);
-    }
-    if (c->footprint == 0 || c->footprint % c->line != 0 || c->footprint > c->mem_bytes) {
-        return sim_error_set(err,
-                             "footprint %" PRIu64 " must be a non-zero multiple of line "
-                             "%" PRIu64 " and at most mem_bytes %" PRIu64,
-                             c->footprint, c->line, c->mem_bytes);
+    if (!cu_geometry_check(c->line, c->size, c->mem_bytes, c->footprint, err)) {
+        return false;
     }
     if ((c->kind == CU_PAT_STRIDED || c->kind == CU_PAT_SCATTER) &&
         (c->stride == 0 || c->stride % c->size != 0)) {

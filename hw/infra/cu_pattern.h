@@ -65,6 +65,10 @@ typedef struct CuPattern {
 
 /* Checks cfg and sets p up; messages name the parameter ("size 3 does not divide
  * line 64"). */
+/* The geometry every generator needs: size divides line, line divides mem_bytes, the
+ * footprint is a non-zero multiple of line and at most mem_bytes. */
+bool cu_geometry_check(uint64_t line, uint64_t size, uint64_t mem_bytes,
+                       uint64_t footprint, SimError *err);
 bool cu_pattern_init(CuPattern *p, const CuPatternCfg *cfg, SimError *err);
 /* Restarts the stream (same cfg). */
 void cu_pattern_restart(CuPattern *p);

@@ -84,19 +84,8 @@ bool cu_shared_init(CuShared *s, const CuSharedCfg *cfg, SimError *err)
 {
     const CuSharedCfg *c = cfg;
     *s = (CuShared){.c = *cfg};
-    if (c->line == 0 || c->size == 0 || c->line % c->size != 0) {
-        return sim_error_set(err, "size %" PRIu64 " does not divide line %" PRIu64,
-                             c->size, c->line);
-    }
-    if (c->mem_bytes % c->line != 0) {
-        return sim_error_set(err, "line %" PRIu64 " does not divide mem_bytes %" PRIu64,
-                             c->line, c->mem_bytes);
-    }
-    if (c->footprint == 0 || c->footprint % c->line != 0 || c->footprint > c->mem_bytes) {
-        return sim_error_set(err,
-                             "footprint %" PRIu64 " must be a non-zero multiple of line "
-                             "%" PRIu64 " and at most mem_bytes %" PRIu64,
-                             c->footprint, c->line, c->mem_bytes);
+    if (!cu_geometry_check(c->line, c->size, c->mem_bytes, c->footprint, err)) {
+        return false;
     }
     if (c->owners == 0 || c->owner >= c->owners) {
         return sim_error_set(err, "owner %" PRIu64 " out of %" PRIu64 " owners", c->owner,

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "kernel/trace.h"
 #include "kernel/units.h"
 
 static const char *const cu_op_names[] = {
@@ -117,20 +118,6 @@ static bool cu_trace_range(const CuTrace *tr, uint64_t addr, uint64_t size, SimE
     return true;
 }
 
-static int cu_trace_hex(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 static bool cu_trace_data(CuTrace *tr, json_t *v, uint32_t size, SimError *err)
 {
     const char *s = json_string_value(v);
@@ -143,7 +130,7 @@ static bool cu_trace_data(CuTrace *tr, json_t *v, uint32_t size, SimError *err)
                              strlen(s), 2 * size, size);
     }
     for (uint32_t i = 0; i < size; i++) {
-        int hi = cu_trace_hex(s[2 * i]), lo = cu_trace_hex(s[2 * i + 1]);
+        int hi = trace_hex_digit(s[2 * i]), lo = trace_hex_digit(s[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             return cu_trace_fail(tr, err, "data has a non-hex digit");
         }
