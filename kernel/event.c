@@ -1,5 +1,9 @@
-/* SimEvent: a SystemC-style event with one pending notification, earliest wins. */
+/* SimEvent: a SystemC-style event with one pending notification, earliest wins.
+ * Notification is the kernel's hottest path, so it uses the inline scheduling of
+ * sim_priv.h. */
 #include "event.h"
+
+#include "sim_priv.h"
 
 void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject, void *obj)
 {
@@ -14,19 +18,19 @@ void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject,
 
 void sim_event_notify_at(SimEvent *ev, SimTime at)
 {
-    if (sim_handle_pending(ev->pending)) {
+    if (sim_priv_pending(ev->pending)) {
         if (ev->when <= at) {
             return;
         }
-        sim_cancel(ev->sim, ev->pending);
+        eventq_cancel(&ev->sim->q, ev->pending.node);
     }
     ev->when = at;
-    ev->pending = sim_schedule_at(ev->sim, at, ev->prio, ev->fn, ev->subject, ev->obj);
+    ev->pending = sim_priv_schedule_at(ev->sim, at, ev->prio, ev->fn, ev->subject, ev->obj);
 }
 
 void sim_event_notify(SimEvent *ev, SimTime delay)
 {
-    sim_event_notify_at(ev, sim_now(ev->sim) + delay);
+    sim_event_notify_at(ev, ev->sim->now + delay);
 }
 
 void sim_event_cancel(SimEvent *ev)

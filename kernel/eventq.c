@@ -8,7 +8,6 @@
 #define NODE_SLAB 4096
 #define BUCKET_SLAB 256
 #define TABLE_INITIAL 64
-#define EVENTQ_SORTED_MAX 32
 #define EVENTQ_SORTED_MIN 8
 
 
@@ -321,6 +320,18 @@ static void bucket_drop_first(EventQueue *q)
 SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
                           void *subject, void *obj)
 {
+    EventBucket *b = q->free_buckets;
+    if (b && q->free_nodes && !q->heap_mode && q->hi < q->order_cap &&
+        q->hi - q->lo < EVENTQ_SORTED_MAX &&
+        (q->hi == q->lo || q->order[q->hi - 1]->time < time)) {
+        /* the common case: a new latest time in sorted mode, appended */
+        q->free_buckets = b->next_free;
+        b->time = time;
+        b->mask = 0;
+        q->order[q->hi++] = b;
+        q->last = b;
+        return eventq_link(q, b, time, prio, fn, subject, obj);
+    }
     if (!q->free_nodes) {
         SimNode *slab = eventq_slab(q, NODE_SLAB * sizeof *slab);
         for (size_t k = 0; k < NODE_SLAB; k++) {
@@ -365,5 +376,5 @@ SimNode *eventq_peek_slow(EventQueue *q)
 void eventq_cancel(EventQueue *q, SimNode *n)
 {
     n->cancelled = true;
-    q->live--;
+    q->cancelled++;
 }

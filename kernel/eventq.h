@@ -31,6 +31,10 @@ struct SimNode {
     bool cancelled;
 };
 
+/* Sorted mode holds at most this many distinct times; heap mode hands back at
+ * EVENTQ_SORTED_MIN (eventq.c). */
+#define EVENTQ_SORTED_MAX 32
+
 typedef struct EventBucket EventBucket;
 struct EventBucket {
     SimTime time;
@@ -51,7 +55,8 @@ typedef struct EventQueue {
     SimNode *free_nodes;
     void **chunks; /* slabs of nodes and buckets, freed at the end */
     size_t nchunks, chunk_cap;
-    size_t live; /* scheduled, not yet executed or cancelled */
+    uint64_t pushed;    /* nodes ever scheduled */
+    uint64_t cancelled; /* nodes ever cancelled (pending = pushed - cancelled - run) */
 } EventQueue;
 
 bool eventq_init(EventQueue *q);
@@ -82,18 +87,35 @@ static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, 
         b->mask |= 1u << prio;
     }
     b->tail[prio] = n;
-    q->live++;
+    q->pushed++;
     return n;
 }
 
+/* Fast path: the time of the most recent insertion; anything else goes to
+ * eventq_push_slow. */
 static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
                                    void *subject, void *obj)
 {
     EventBucket *b = q->last;
-    if (!b || b->time != time || !q->free_nodes) {
-        return eventq_push_slow(q, time, prio, fn, subject, obj);
+    if (b && b->time == time && q->free_nodes) {
+        return eventq_link(q, b, time, prio, fn, subject, obj);
     }
-    return eventq_link(q, b, time, prio, fn, subject, obj);
+    return eventq_push_slow(q, time, prio, fn, subject, obj);
+}
+
+/* Sorted mode: returns the emptied earliest bucket b to the pool (heap mode leaves
+ * it to eventq_peek_slow). */
+static inline void eventq_retire_first(EventQueue *q, EventBucket *b)
+{
+    if (q->heap_mode || q->order[q->lo] != b) {
+        return;
+    }
+    q->lo++;
+    if (q->last == b) {
+        q->last = NULL;
+    }
+    b->next_free = q->free_buckets;
+    q->free_buckets = b;
 }
 
 static inline SimNode *eventq_peek(EventQueue *q)
@@ -118,7 +140,6 @@ static inline void eventq_pop(EventQueue *q, SimNode *n)
         b->tail[n->prio] = NULL;
         b->mask &= ~(1u << n->prio);
     }
-    q->live--;
 }
 
 static inline void eventq_release(EventQueue *q, SimNode *n)

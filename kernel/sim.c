@@ -4,17 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "eventq.h"
-#include "txn.h"
-
-struct Sim {
-    SimTime now;
-    uint64_t executed;
-    uint64_t next_txn_id;
-    bool stop;
-    EventQueue q;
-    TxnPool *pool;
-};
+#include "sim_priv.h"
 
 Sim *sim_new(void)
 {
@@ -54,7 +44,7 @@ uint64_t sim_events_executed(const Sim *sim)
 
 size_t sim_events_pending(const Sim *sim)
 {
-    return sim->q.live;
+    return (size_t)(sim->q.pushed - sim->q.cancelled - sim->executed);
 }
 
 SimTime sim_next_time(Sim *sim)
@@ -63,17 +53,18 @@ SimTime sim_next_time(Sim *sim)
     return n ? n->time : SIM_TIME_MAX;
 }
 
+void sim_schedule_fail(const Sim *sim, SimTime at, int prio)
+{
+    fprintf(stderr, "mgtlm: internal error: event scheduled at %llu ps (now %llu) "
+                    "with priority %d\n",
+            (unsigned long long)at, (unsigned long long)sim->now, prio);
+    abort();
+}
+
 SimHandle sim_schedule_at(Sim *sim, SimTime at, int prio, SimProc fn, void *subject,
                           void *obj)
 {
-    if (at < sim->now || prio < 0 || prio >= SIM_PRIO_LEVELS) {
-        fprintf(stderr, "mgtlm: internal error: event scheduled at %llu ps (now %llu) "
-                        "with priority %d\n",
-                (unsigned long long)at, (unsigned long long)sim->now, prio);
-        abort();
-    }
-    SimNode *n = eventq_push(&sim->q, at, prio, fn, subject, obj);
-    return (SimHandle){.node = n, .gen = n->gen};
+    return sim_priv_schedule_at(sim, at, prio, fn, subject, obj);
 }
 
 SimHandle sim_schedule(Sim *sim, SimTime delay, int prio, SimProc fn, void *subject,
@@ -88,7 +79,7 @@ SimHandle sim_schedule(Sim *sim, SimTime delay, int prio, SimProc fn, void *subj
 
 bool sim_handle_pending(SimHandle h)
 {
-    return h.node && h.node->gen == h.gen && !h.node->cancelled;
+    return sim_priv_pending(h);
 }
 
 void sim_cancel(Sim *sim, SimHandle h)
@@ -142,7 +133,6 @@ SimRunResult sim_run(Sim *sim, SimTime until)
             if (cancelled) {
                 continue;
             }
-            q->live--;
             sim->executed++;
             fn(subject, obj);
             if (sim->stop) {
@@ -150,6 +140,7 @@ SimRunResult sim_run(Sim *sim, SimTime until)
                 return SIM_RUN_STOPPED;
             }
         }
+        eventq_retire_first(q, b);
     }
 }
 
