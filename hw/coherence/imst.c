@@ -31,13 +31,12 @@
  * - A down transaction is taken only when no invalidate waits, so at most
  *   (lines touched) x (gpus - 2) invalidates are queued. */
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "hw/coherence/imst_table.h"
 #include "hw/infra/idmap.h"
 #include "hw/infra/rng.h"
 #include "kernel/block.h"
+#include "kernel/txn_fifo.h"
 
 /* Indices of imst_coherence_choices. */
 enum { IMST_MODE_NONE, IMST_MODE_SWC, IMST_MODE_HWC };
@@ -54,8 +53,7 @@ typedef struct Imst {
     uint64_t lo, hi;
     IdMap states; /* line number -> ImstState (absent = UNCACHED) */
     Rng rng;
-    Txn **inv; /* queued invalidates (owned), sent from inv[ihead] */
-    size_t ihead, icount, icap;
+    TxnFifo inv; /* queued invalidates */
 
     uint64_t *local_reads, *local_writes, *remote_reads, *remote_writes;
     uint64_t *broadcasts, *invalidates_sent, *demotions, *to_state[IMST_STATES];
@@ -129,42 +127,12 @@ static bool imst_realize(Block *b, SimError *err)
     return true;
 }
 
-static void imst_drop_inv(Imst *m)
-{
-    for (size_t i = 0; i < m->icount; i++) {
-        txn_unref(m->inv[(m->ihead + i) % m->icap]);
-    }
-    m->icount = 0;
-    m->ihead = 0;
-}
-
 static void imst_reset(Block *b)
 {
     Imst *m = (Imst *)b;
-    imst_drop_inv(m);
+    txn_fifo_free(&m->inv);
     idmap_destroy(&m->states);
     rng_seed(&m->rng, m->seed, b->plat->seed, b->gpu, b->index);
-}
-
-static void imst_queue_inv(Imst *m, Txn *t)
-{
-    if (m->icount == m->icap) {
-        size_t cap = m->icap ? 2 * m->icap : 16;
-        Txn **v = malloc(cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "mgtlm: %s: out of host memory\n", m->base.name);
-            abort();
-        }
-        for (size_t i = 0; i < m->icount; i++) {
-            v[i] = m->inv[(m->ihead + i) % m->icap];
-        }
-        free(m->inv);
-        m->inv = v;
-        m->icap = cap;
-        m->ihead = 0;
-    }
-    m->inv[(m->ihead + m->icount) % m->icap] = t;
-    m->icount++;
 }
 
 static void imst_broadcast(Imst *m, uint64_t n, const Txn *w)
@@ -178,7 +146,7 @@ static void imst_broadcast(Imst *m, uint64_t n, const Txn *w)
         t->src = (int16_t)m->own;
         t->dst = (int16_t)g;
         txn_set_parents(t, &w->id, 1);
-        imst_queue_inv(m, t);
+        txn_fifo_push(&m->inv, t);
         (*m->invalidates_sent)++;
     }
 }
@@ -219,7 +187,7 @@ static bool imst_in_range(const Imst *m, const Txn *t)
 static void imst_down(Imst *m)
 {
     Txn *t;
-    while (m->icount == 0 && (t = port_peek(m->up)) != NULL) {
+    while (m->inv.count == 0 && (t = port_peek(m->up)) != NULL) {
         bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
         txn_ref(t);
         if (!port_send(m->mem, t)) {
@@ -236,12 +204,12 @@ static void imst_down(Imst *m)
 
 static void imst_up(Imst *m)
 {
-    while (m->icount > 0) {
-        if (!port_send(m->up, m->inv[m->ihead])) {
+    Txn *q;
+    while ((q = txn_fifo_peek(&m->inv)) != NULL) {
+        if (!port_send(m->up, q)) {
             return;
         }
-        m->ihead = (m->ihead + 1) % m->icap;
-        m->icount--;
+        (void)txn_fifo_pop(&m->inv);
     }
     Txn *t;
     while ((t = port_peek(m->mem)) != NULL && port_send(m->up, t)) {
@@ -277,9 +245,7 @@ static void imst_stats(Block *b)
 static void imst_finalize(Block *b)
 {
     Imst *m = (Imst *)b;
-    imst_drop_inv(m);
-    free(m->inv);
-    m->inv = NULL;
+    txn_fifo_free(&m->inv);
     idmap_destroy(&m->states);
 }
 

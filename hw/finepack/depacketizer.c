@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "hw/finepack/fp_fifo.h"
+#include "kernel/txn_fifo.h"
 #include "hw/finepack/fp_format.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
@@ -37,7 +37,7 @@ typedef struct Depacketizer {
     uint64_t entries;
     uint64_t drain;
     Port *up, *down;
-    FpFifo buf;
+    TxnFifo buf;
     uint32_t pos;        /* byte position of the next sub-packet in the head packet */
     FpHeader head;       /* parsed header of the head packet (when pos > 0) */
     SimTime stall_since; /* SIM_TIME_MAX when not stalled */
@@ -109,7 +109,7 @@ static bool dp_is_packet(const Txn *t)
 
 static void dp_push(Depacketizer *d, Txn *t)
 {
-    fp_fifo_push(&d->buf, t);
+    txn_fifo_push(&d->buf, t);
     if (d->buf.count > *d->max_fill) {
         *d->max_fill = d->buf.count;
     }
@@ -214,10 +214,10 @@ static void dp_drain(Depacketizer *d)
             sim_event_notify_at(&d->ev, d->cycle_start + clk);
             return;
         }
-        if (!port_send(d->up, fp_fifo_peek(&d->buf))) {
+        if (!port_send(d->up, txn_fifo_peek(&d->buf))) {
             return;
         }
-        (void)fp_fifo_pop(&d->buf);
+        (void)txn_fifo_pop(&d->buf);
         if (d->used == 0) {
             d->cycle_start = now;
         }
@@ -274,7 +274,7 @@ static void dp_cost(Block *b, CostReport *r)
 static void dp_finalize(Block *b)
 {
     Depacketizer *d = (Depacketizer *)b;
-    fp_fifo_free(&d->buf);
+    txn_fifo_free(&d->buf);
 }
 
 const BlockType depacketizer_type = {

@@ -28,21 +28,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/finepack/fp_fifo.h"
+#include "kernel/txn_fifo.h"
 #include "hw/finepack/fp_format.h"
 #include "kernel/block.h"
 
 typedef struct Packetizer {
     Block base;
     Port *up, *down;
-    FpFifo open; /* runs of the packet being built */
+    TxnFifo open; /* runs of the packet being built */
     uint32_t open_payload;
     uint64_t open_base;
     uint32_t open_subhdr;
     int open_dst;
     uint64_t *ids; /* parent scratch */
     size_t ids_cap;
-    FpFifo outq;
+    TxnFifo outq;
     uint8_t tag;
     uint64_t *packets, *runs, *stores, *payload, *subhdr_bytes, *data_bytes;
     uint64_t *pad_bytes, *passed, *upstream, *format_errors;
@@ -103,7 +103,7 @@ static void pk_close(Packetizer *k)
     }
     uint32_t sh = k->open_subhdr, payload = k->open_payload;
     uint32_t len = FP_HDR_BYTES + fp_pad_dw(payload);
-    Txn *first = fp_fifo_peek(&k->open);
+    Txn *first = txn_fifo_peek(&k->open);
     Txn *p = txn_new(k->base.sim, TXN_WRITE, k->open_base, len);
     uint8_t *d = txn_set_data(p, NULL);
     p->posted = true;
@@ -118,7 +118,7 @@ static void pk_close(Packetizer *k)
     fp_header_put(d, &h);
     size_t pos = FP_HDR_BYTES, nids = 0, nruns = 0;
     Txn *r;
-    while ((r = fp_fifo_pop(&k->open)) != NULL) {
+    while ((r = txn_fifo_pop(&k->open)) != NULL) {
         fp_subhdr_put(d + pos, sh, r->len, r->addr - k->open_base);
         pos += sh;
         if (r->data) {
@@ -149,7 +149,7 @@ static void pk_close(Packetizer *k)
     stat_hist_add(k->stores_per_packet, nids);
     stat_hist_add(k->payload_hist, payload);
     k->open_payload = 0;
-    fp_fifo_push(&k->outq, p);
+    txn_fifo_push(&k->outq, p);
 }
 
 static bool pk_is_run(const Txn *t)
@@ -181,7 +181,7 @@ static void pk_run(Packetizer *k, Txn *t)
         k->open_base = base;
     }
     k->open_payload += sh + t->len;
-    fp_fifo_push(&k->open, t);
+    txn_fifo_push(&k->open, t);
     if ((t->hint & FP_HINT_RUN_MAX_REST) == 0) {
         pk_close(k);
     }
@@ -191,11 +191,11 @@ static void pk_pump(Packetizer *k)
 {
     for (;;) {
         Txn *t;
-        while ((t = fp_fifo_peek(&k->outq)) != NULL) {
+        while ((t = txn_fifo_peek(&k->outq)) != NULL) {
             if (!port_send(k->down, t)) {
                 return;
             }
-            (void)fp_fifo_pop(&k->outq);
+            (void)txn_fifo_pop(&k->outq);
         }
         if (!port_peek(k->up)) {
             return;
@@ -210,7 +210,7 @@ static void pk_pump(Packetizer *k)
             pk_close(k);
         }
         (*k->passed)++;
-        fp_fifo_push(&k->outq, t);
+        txn_fifo_push(&k->outq, t);
     }
 }
 
@@ -258,8 +258,8 @@ static void pk_stats(Block *b)
 static void pk_finalize(Block *b)
 {
     Packetizer *k = (Packetizer *)b;
-    fp_fifo_free(&k->open);
-    fp_fifo_free(&k->outq);
+    txn_fifo_free(&k->open);
+    txn_fifo_free(&k->outq);
     free(k->ids);
 }
 

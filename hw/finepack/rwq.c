@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "hw/finepack/fp_fifo.h"
+#include "kernel/txn_fifo.h"
 #include "hw/finepack/rwq_part.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
@@ -80,7 +80,7 @@ typedef struct Rwq {
     RwqSlot *slot; /* slot[i] serves GPU i (i < own) or i + 1 (i >= own) */
     RwqRun *runs;  /* scratch for one flush */
     uint64_t *ids; /* scratch for one run's parents */
-    FpFifo outq;   /* waiting to leave through `down` */
+    TxnFifo outq;   /* waiting to leave through `down` */
     uint64_t *stores, *store_bytes, *split, *overwritten, *runs_out, *payload_out;
     uint64_t *flushes, *why[RWQ_WHY_COUNT], *passed, *upstream, *unflushed;
     StatHist *stores_per_flush;
@@ -217,7 +217,7 @@ static void rwq_flush(Rwq *q, RwqSlot *s, int why)
         t->dst = (int16_t)s->dst;
         t->hint = fp_hint_run(q->cfg.subhdr, n - 1u - i);
         txn_set_parents(t, q->ids, rwq_run_parents(q, r));
-        fp_fifo_push(&q->outq, t);
+        txn_fifo_push(&q->outq, t);
     }
     (*q->flushes)++;
     (*q->why[why])++;
@@ -291,7 +291,7 @@ static void rwq_handle(Rwq *q, Txn *t)
 {
     if (!q->enable) {
         (*q->passed)++;
-        fp_fifo_push(&q->outq, t);
+        txn_fifo_push(&q->outq, t);
         return;
     }
     RwqSlot *s = rwq_slot_of(q, t->dst);
@@ -319,18 +319,18 @@ static void rwq_handle(Rwq *q, Txn *t)
         break;
     }
     (*q->passed)++;
-    fp_fifo_push(&q->outq, t);
+    txn_fifo_push(&q->outq, t);
 }
 
 static void rwq_pump(Rwq *q)
 {
     for (;;) {
         Txn *t;
-        while ((t = fp_fifo_peek(&q->outq)) != NULL) {
+        while ((t = txn_fifo_peek(&q->outq)) != NULL) {
             if (!port_send(q->down, t)) {
                 return;
             }
-            (void)fp_fifo_pop(&q->outq);
+            (void)txn_fifo_pop(&q->outq);
         }
         if (!port_peek(q->up)) {
             return;
@@ -407,7 +407,7 @@ static void rwq_finalize(Block *b)
     free(q->slot);
     free(q->runs);
     free(q->ids);
-    fp_fifo_free(&q->outq);
+    txn_fifo_free(&q->outq);
 }
 
 static void rwq_cost(Block *b, CostReport *r)

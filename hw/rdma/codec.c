@@ -59,7 +59,7 @@
 #include "hw/rdma/codec_pkt.h"
 #include "hw/rdma/codec_track.h"
 #include "hw/rdma/dualopt_mode.h"
-#include "hw/rdma/txq.h"
+#include "kernel/txn_fifo.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 
@@ -86,7 +86,7 @@ typedef struct Codec {
     uint32_t rr;   /* first source to consider */
     SimTime next_out;
     Txn *held; /* chosen for net but refused: sent first after on_free */
-    TxnQueue to_gpu;
+    TxnFifo to_gpu;
     CodecTrack track;
     SimEvent ev;
     uint64_t *entries_in, *packets_out, *entries_out, *timeout_packets, *passed_out;
@@ -362,7 +362,7 @@ static void codec_split(Codec *c, const Txn *p)
         memcpy(r->line + 4u * w, e[i].data, CODEC_WORD_BYTES);
         r->got |= 1u << w;
         if (r->got == r->mask) {
-            txq_push(&c->to_gpu, codec_rebuild(c, r));
+            txn_fifo_push(&c->to_gpu, codec_rebuild(c, r));
             codec_track_remove(&c->track, r);
         }
     }
@@ -372,8 +372,8 @@ static void codec_ingress(Codec *c)
 {
     for (;;) {
         Txn *t;
-        while ((t = txq_peek(&c->to_gpu)) != NULL && port_send(c->gpu, t)) {
-            (void)txq_pop(&c->to_gpu);
+        while ((t = txn_fifo_peek(&c->to_gpu)) != NULL && port_send(c->gpu, t)) {
+            (void)txn_fifo_pop(&c->to_gpu);
         }
         if (c->to_gpu.count >= c->base.buffer || (t = port_take(c->net)) == NULL) {
             return;
@@ -388,7 +388,7 @@ static void codec_ingress(Codec *c)
             codec_track_remove(&c->track, r);
         }
         (*c->passed_in)++;
-        txq_push(&c->to_gpu, t);
+        txn_fifo_push(&c->to_gpu, t);
     }
 }
 
@@ -463,7 +463,7 @@ static void codec_reset(Block *b)
         txn_unref(c->held);
         c->held = NULL;
     }
-    txq_destroy(&c->to_gpu);
+    txn_fifo_free(&c->to_gpu);
     codec_track_destroy(&c->track);
 }
 
@@ -506,7 +506,7 @@ static void codec_finalize(Block *b)
     if (c->held != NULL) {
         txn_unref(c->held);
     }
-    txq_destroy(&c->to_gpu);
+    txn_fifo_free(&c->to_gpu);
     codec_track_destroy(&c->track);
 }
 

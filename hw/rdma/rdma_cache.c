@@ -63,7 +63,7 @@
 #include "hw/rdma/dualopt_mode.h"
 #include "hw/rdma/rcache_pending.h"
 #include "hw/rdma/rcache_store.h"
-#include "hw/rdma/txq.h"
+#include "kernel/txn_fifo.h"
 #include "kernel/block.h"
 
 typedef struct RCache {
@@ -74,8 +74,8 @@ typedef struct RCache {
     Port *gpu, *net, *mode;
     RcStore store;
     RcPending pending;
-    TxnQueue q_net, q_gpu;
-    TxnQueue deferred; /* egress requests waiting behind the fence */
+    TxnFifo q_net, q_gpu;
+    TxnFifo deferred; /* egress requests waiting behind the fence */
     Txn *fence;        /* release/kernel_end waiting for write-back acks */
     uint64_t wb_wait;  /* write-backs not acknowledged yet */
     uint64_t epoch;    /* invalidate-all count */
@@ -136,11 +136,11 @@ static uint32_t rc_popcount(uint64_t v)
 static void rc_drain(RCache *c)
 {
     Txn *t;
-    while ((t = txq_peek(&c->q_net)) != NULL && port_send_after(c->net, t, c->latency)) {
-        (void)txq_pop(&c->q_net);
+    while ((t = txn_fifo_peek(&c->q_net)) != NULL && port_send_after(c->net, t, c->latency)) {
+        (void)txn_fifo_pop(&c->q_net);
     }
-    while ((t = txq_peek(&c->q_gpu)) != NULL && port_send_after(c->gpu, t, c->latency)) {
-        (void)txq_pop(&c->q_gpu);
+    while ((t = txn_fifo_peek(&c->q_gpu)) != NULL && port_send_after(c->gpu, t, c->latency)) {
+        (void)txn_fifo_pop(&c->q_gpu);
     }
 }
 
@@ -168,7 +168,7 @@ static void rc_writeback(RCache *c, RcLine *ln)
     (*c->writebacks)++;
     *c->wb_bytes += rc_popcount(ln->dirty);
     ln->dirty = 0;
-    txq_push(&c->q_net, w);
+    txn_fifo_push(&c->q_net, w);
 }
 
 /* Writes back and frees ln. */
@@ -230,7 +230,7 @@ static void rc_read(RCache *c, Txn *t)
         txn_set_data(r, rc_data(&c->store, ln) + off);
         rc_touch(&c->store, ln);
         (*c->hits)++;
-        txq_push(&c->q_gpu, r);
+        txn_fifo_push(&c->q_gpu, r);
         txn_unref(t);
         return;
     }
@@ -250,7 +250,7 @@ static void rc_read(RCache *c, Txn *t)
             memcpy(p->snap_data, rc_data(&c->store, ln), c->store.line);
         }
     }
-    txq_push(&c->q_net, t);
+    txn_fifo_push(&c->q_net, t);
 }
 
 static void rc_write(RCache *c, Txn *t)
@@ -272,7 +272,7 @@ static void rc_write(RCache *c, Txn *t)
     rc_touch(&c->store, ln);
     (*c->writes)++;
     if (!t->posted) {
-        txq_push(&c->q_gpu, txn_new_response(c->base.sim, t));
+        txn_fifo_push(&c->q_gpu, txn_new_response(c->base.sim, t));
     }
     txn_unref(t);
 }
@@ -290,14 +290,14 @@ static void rc_egress_one(RCache *c, Txn *t)
         if (c->wb_wait > 0) {
             c->fence = t;
         } else {
-            txq_push(&c->q_net, t);
+            txn_fifo_push(&c->q_net, t);
         }
         return;
     }
     bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
     if (!c->enabled || !access || block_home(&c->base, t->addr) == c->base.gpu) {
         (*c->passed)++;
-        txq_push(&c->q_net, t);
+        txn_fifo_push(&c->q_net, t);
         return;
     }
     bool one_line = t->len > 0 && rc_line_addr(&c->store, t->addr) ==
@@ -309,7 +309,7 @@ static void rc_egress_one(RCache *c, Txn *t)
     } else {
         rc_evict_range(c, t->addr, t->len);
         (*c->uncacheable)++;
-        txq_push(&c->q_net, t);
+        txn_fifo_push(&c->q_net, t);
     }
 }
 
@@ -321,7 +321,7 @@ static void rc_egress(RCache *c)
 {
     while (c->q_net.count < c->base.buffer && c->q_gpu.count < c->base.buffer) {
         if (c->fence == NULL && c->deferred.count > 0) {
-            rc_egress_one(c, txq_pop(&c->deferred));
+            rc_egress_one(c, txn_fifo_pop(&c->deferred));
             continue;
         }
         Txn *t = port_take(c->gpu);
@@ -329,7 +329,7 @@ static void rc_egress(RCache *c)
             break;
         }
         if (c->fence != NULL && t->cmd != TXN_RESP) {
-            txq_push(&c->deferred, t);
+            txn_fifo_push(&c->deferred, t);
         } else {
             rc_egress_one(c, t);
         }
@@ -392,7 +392,7 @@ static void rc_writeback_ack(RCache *c, Txn *t)
     txn_unref(t);
     c->wb_wait--;
     if (c->wb_wait == 0 && c->fence != NULL) {
-        txq_push(&c->q_net, c->fence);
+        txn_fifo_push(&c->q_net, c->fence);
         c->fence = NULL;
         rc_egress(c);
     }
@@ -418,7 +418,7 @@ static void rc_ingress(RCache *c)
         if (t->cmd == TXN_INVALIDATE) {
             rc_invalidate_in(c, t);
         }
-        txq_push(&c->q_gpu, t);
+        txn_fifo_push(&c->q_gpu, t);
     }
 }
 
@@ -477,9 +477,9 @@ static bool rc_realize(Block *b, SimError *err)
 static void rc_reset(Block *b)
 {
     RCache *c = (RCache *)b;
-    txq_destroy(&c->q_net);
-    txq_destroy(&c->q_gpu);
-    txq_destroy(&c->deferred);
+    txn_fifo_free(&c->q_net);
+    txn_fifo_free(&c->q_gpu);
+    txn_fifo_free(&c->deferred);
     rc_pending_destroy(&c->pending);
     if (c->fence != NULL) {
         txn_unref(c->fence);
