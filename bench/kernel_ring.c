@@ -16,12 +16,11 @@
  * stdout: "events <activations>" and nothing else.
  * stderr: "wall_s <seconds> events_per_s <rate>", timing only sim_run.
  * Bad arguments: a one-line usage error and exit status 2. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench/bench_util.h"
 #include "kernel/event.h"
 #include "kernel/sim.h"
 
@@ -39,33 +38,11 @@ static void ring_activate(void *subject, void *obj)
     sim_event_notify(&node->next->ev, SIM_NS);
 }
 
-static bool ring_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    if (*s < '0' || *s > '9') {
-        return false;
-    }
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static double ring_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     uint64_t n = 0, sim_us = 0;
-    if (argc != 3 || !ring_parse(argv[1], 1, UINT64_C(1) << 24, &n) ||
-        !ring_parse(argv[2], 1, 1000000000, &sim_us)) {
+    if (argc != 3 || !bench_parse_u64(argv[1], 1, UINT64_C(1) << 24, &n) ||
+        !bench_parse_u64(argv[2], 1, 1000000000, &sim_us)) {
         fprintf(stderr, "usage: kernel_ring N SIM_US "
                         "(1 <= N <= 16777216, 1 <= SIM_US <= 1e9)\n");
         return 2;
@@ -90,9 +67,9 @@ int main(int argc, char **argv)
         sim_event_notify(&nodes[i].ev, (i % 7 + 1) * SIM_NS);
     }
 
-    double t0 = ring_seconds();
+    double t0 = bench_seconds();
     sim_run(sim, sim_us * SIM_US - 1);
-    double wall = ring_seconds() - t0;
+    double wall = bench_seconds() - t0;
 
     printf("events %" PRIu64 "\n", count);
     fprintf(stderr, "wall_s %.6f events_per_s %.0f\n", wall,

@@ -15,12 +15,11 @@
  * stdout: "transactions <M> hops <M * (K - 1)> end_ps <simulated end time>".
  * stderr: "wall_s <seconds> txn_per_s <rate> hops_per_s <rate> events_per_s <rate>",
  * timing only sim_run. Bad arguments: a one-line usage error and exit status 2. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench/bench_util.h"
 #include "kernel/block.h"
 #include "kernel/port.h"
 #include "kernel/sim.h"
@@ -118,28 +117,6 @@ static const BlockType chain_sink_type = {
     .on_recv = sink_take,
 };
 
-static bool chain_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    if (*s < '0' || *s > '9') {
-        return false;
-    }
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static double chain_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Creates stage k's ports (named "s<k>.in" / "s<k>.out"); false on OOM. */
 static bool chain_stage_init(ChainStage *s, Sim *sim, uint64_t k, uint64_t nstages,
                              uint32_t buf)
@@ -189,9 +166,9 @@ static void chain_free(ChainStage *stages, uint64_t nstages, Sim *sim)
 int main(int argc, char **argv)
 {
     uint64_t k = 0, m = 0, buf = CHAIN_DEFAULT_BUF;
-    if (argc < 3 || argc > 4 || !chain_parse(argv[1], 2, 1000000, &k) ||
-        !chain_parse(argv[2], 1, UINT64_C(1) << 40, &m) ||
-        (argc == 4 && !chain_parse(argv[3], 1, 1u << 20, &buf))) {
+    if (argc < 3 || argc > 4 || !bench_parse_u64(argv[1], 2, 1000000, &k) ||
+        !bench_parse_u64(argv[2], 1, UINT64_C(1) << 40, &m) ||
+        (argc == 4 && !bench_parse_u64(argv[3], 1, 1u << 20, &buf))) {
         fprintf(stderr, "usage: port_chain K M [BUF] "
                         "(2 <= K <= 1000000, 1 <= M <= 2^40, 1 <= BUF <= 2^20)\n");
         return 2;
@@ -220,10 +197,10 @@ int main(int argc, char **argv)
     source->total = m;
     sink->next_id = 1; /* a kernel's transaction ids are 1, 2, 3, ... (sim.h) */
 
-    double t0 = chain_seconds();
+    double t0 = bench_seconds();
     source_pump(&source->base, &source->base.ports[0]);
     sim_run(sim, SIM_TIME_MAX);
-    double wall = chain_seconds() - t0;
+    double wall = bench_seconds() - t0;
 
     int status = 0;
     if (sink->received != m || sink->out_of_order) {
