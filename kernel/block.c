@@ -25,18 +25,6 @@ Port *block_port(Block *b, const char *name, int k)
     return NULL;
 }
 
-size_t block_port_count(const Block *b, const char *name)
-{
-    size_t len = strlen(name), n = 0;
-    for (size_t i = 0; i < b->nports; i++) {
-        const char *local = block_local_port_name(b, &b->ports[i]);
-        if (strncmp(local, name, len) == 0 && (local[len] == '\0' || local[len] == '[')) {
-            n++;
-        }
-    }
-    return n;
-}
-
 uint64_t *block_counter(Block *b, const char *name, const char *doc)
 {
     return stats_counter(b->stats, b->name, name, doc);

@@ -110,8 +110,6 @@ struct Block {
 /* Looks a port up by table name and array index (-1 for a single port). Borrowed.
  * NULL if there is no such port. */
 Port *block_port(Block *b, const char *name, int k);
-/* Count of ports created for a port-table entry. */
-size_t block_port_count(const Block *b, const char *name);
 
 /* Registers statistics under the block's name (see stats.h). */
 uint64_t *block_counter(Block *b, const char *name, const char *doc);
