@@ -1,18 +1,38 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) and
-# runs each for a bounded time:
-#   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET]      (default 30 s)
-# BUILD_DIR is a configured non-sanitized, non-LTO meson build, best made with clang
-# (CC=clang meson setup build-fuzz; it provides libmgtlm.a and the
+# runs each one, bounded either way:
+#   fuzz/run.sh BUILD_DIR --runs N       N inputs per target from seed 1 and a fresh
+#                                        corpus: the same inputs on every machine
+#                                        (what tools/check runs)
+#   fuzz/run.sh BUILD_DIR --seconds S    S seconds per target, random seed, corpus kept
+#                                        in BUILD_DIR/fuzz/corpus across runs (long runs)
+# Every input in fuzz/seeds/ (including the regress-* inputs of past failures) is run
+# first in both modes. BUILD_DIR is a configured non-sanitized, non-LTO meson build,
+# best made with clang (CC=clang meson setup build-fuzz; it provides libmgtlm.a and the
 # generated dashboard source). Needs clang and libFuzzer (Debian: clang,
 # libclang-rt-14-dev). Crash inputs go to BUILD_DIR/fuzz/artifacts/. Exit 0 only if
-# no target found a failure; 77 (skip) if clang cannot build a fuzzer.
-# The long run documented in docs/serve.md is the same script with 3600 seconds.
+# no target found a failure, 2 on bad arguments, 77 (skip) if clang cannot build a
+# fuzzer.
 set -eu
 cd "$(dirname "$0")/.."
+usage="usage: fuzz/run.sh BUILD_DIR (--runs N | --seconds S)"
+if [ $# -ne 3 ] || ! [ "$3" -gt 0 ] 2>/dev/null; then
+    echo "$usage" >&2
+    exit 2
+fi
 build="$1"
-secs="${2:-30}"
 out="$build/fuzz"
+case "$2" in
+--runs)
+    bound="-runs=$3 -seed=1"
+    rm -rf "$out/corpus"
+    ;;
+--seconds) bound="-max_total_time=$3" ;;
+*)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac
 mkdir -p "$out/artifacts" "$out/corpus/serve_api" "$out/corpus/pcie_frame"
 cc="${CLANG:-clang}"
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -40,8 +60,9 @@ cp fuzz/seeds/serve_api/* "$out/corpus/serve_api/"
 cp fuzz/seeds/pcie_frame/* "$out/corpus/pcie_frame/"
 status=0
 for t in serve_api pcie_frame; do
-    echo "fuzz: $t for ${secs}s"
-    if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$t" -max_total_time="$secs" -timeout=10 \
+    echo "fuzz: $t ($2 $3)"
+    # shellcheck disable=SC2086
+    if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$t" $bound -timeout=10 \
         -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="$out/artifacts/$t-" "$out/corpus/$t" 2>"$out/$t.log"; then
         echo "fuzz: $t FAILED (see $out/$t.log and $out/artifacts/)"

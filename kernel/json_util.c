@@ -1,4 +1,6 @@
-/* JSON helpers: kind names for messages and RFC 6901 JSON pointers (build, lookup). */
+/* JSON helpers: kind names for messages, RFC 6901 JSON pointers (build, lookup) and
+ * UTF-8 repair (RFC 3629 well-formedness: no overlongs, surrogates or code points
+ * above U+10FFFF). */
 #include "json_util.h"
 
 #include <stdio.h>
@@ -95,4 +97,50 @@ json_t *json_pointer_get(json_t *root, const char *pointer)
         }
     }
     return (v && *p == '\0') ? v : NULL;
+}
+
+/* Length of the well-formed UTF-8 sequence at s, or 0 if s starts an ill-formed one. */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned long cp;
+    if (c < 0x80) {
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0Fu;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07u;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0u) != 0x80u) {
+            return 0;
+        }
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+    bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    return overlong || surrogate || cp > 0x10FFFF ? 0 : n;
+}
+
+char *json_utf8_clean(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_seq_len(p);
+        if (n == 0) {
+            *p++ = '?';
+        } else {
+            p += n;
+        }
+    }
+    return s;
 }

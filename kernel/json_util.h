@@ -1,4 +1,5 @@
-/* Small JSON helpers for error messages and lookups: kind names, JSON pointers. */
+/* Small JSON helpers for error messages and lookups: kind names, JSON pointers,
+ * UTF-8 repair of text that goes into a JSON string. */
 #ifndef MGTLM_JSON_UTIL_H
 #define MGTLM_JSON_UTIL_H
 
@@ -18,5 +19,9 @@ char *json_pointer_push_index(char *buf, size_t n, size_t index);
 /* The value at pointer (e.g. "/gpu/blocks/mem") inside root, or NULL (borrowed).
  * The empty pointer names root. */
 json_t *json_pointer_get(json_t *root, const char *pointer);
+/* Makes s valid UTF-8 in place, as jansson's json_string requires: every byte that
+ * does not belong to a well-formed sequence (stray continuation, overlong form,
+ * surrogate, above U+10FFFF, cut short) becomes '?'. Returns s. */
+char *json_utf8_clean(char *s);
 
 #endif

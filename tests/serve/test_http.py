@@ -27,6 +27,9 @@ def stream_logs(srv, query, lines, ready):
 def check_errors(c, srv):
     st, r = srv.request("POST", "/api/run", raw=b'{"until": ')
     c.check(st == 400 and r["error"].startswith("body: line 1"), "malformed JSON: %s" % r)
+    st, r = srv.request("POST", "/api/inject", raw=b'{"port":"t\\\xcd\x97\x90"}')
+    c.check(st == 400 and r["error"].startswith("body: line 1") and "?" in r["error"],
+            "ill-formed UTF-8 quoted in the error: %s" % r)
     st, r = srv.post("/api/run", {"bogus": 1})
     c.check(st == 400 and r["error"].startswith("bogus:"), "unknown field named: %s" % r)
     st, r = srv.post("/api/run", {"until": "1us", "for": "1us"})

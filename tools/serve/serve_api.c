@@ -22,7 +22,9 @@
 
 json_t *serve_api_error(const char *msg)
 {
-    return json_pack("{s:b,s:s}", "ok", 0, "error", msg);
+    char clean[SIM_ERROR_MAX];
+    snprintf(clean, sizeof clean, "%s", msg);
+    return json_pack("{s:b,s:s}", "ok", 0, "error", json_utf8_clean(clean));
 }
 
 static void reply_error(ServeReply *r, int status, const char *fmt, ...)

@@ -24,7 +24,8 @@ typedef struct ServeReply {
 void serve_api(Server *s, const char *method, const char *path, const char *body,
                size_t len, ServeReply *r);
 
-/* {"ok":false,"error":msg} (new reference). */
+/* {"ok":false,"error":msg} (new reference); bytes of msg that are not well-formed
+ * UTF-8 become '?' so that the reply always exists. */
 json_t *serve_api_error(const char *msg);
 
 #endif
