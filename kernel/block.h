@@ -10,7 +10,9 @@
  * stats, look ports up; may fail with a clear error) -> ports connected -> reset
  * (schedule initial events) -> on_recv / on_free during the run -> stats (compute
  * derived statistics) -> finalize (free what the block allocated). `cost` (optional)
- * reports storage by formula from the parameters, for `mgtlm cost`.
+ * reports storage by formula from the parameters, for `mgtlm cost`; `agree`
+ * (optional) checks, once all are realized, what the instances of one type must
+ * share.
  * A block touches only its own state and its own ports. */
 #ifndef MGTLM_BLOCK_H
 #define MGTLM_BLOCK_H
@@ -88,6 +90,11 @@ typedef struct BlockType {
     /* Optional: adds the block's storage (and derived costs) to r, by formula from its
      * parameters, after realize; used by `mgtlm cost`. */
     void (*cost)(Block *b, CostReport *r);
+    /* Optional: called once after every block has been realized, with all n instances
+     * of this type in description order, for parameters that must agree across
+     * instances (e.g. the cu's shared pattern). Returns false with err set and *bad =
+     * the index (in blocks) of the instance the message is about. Reads only. */
+    bool (*agree)(Block *const *blocks, size_t n, size_t *bad, SimError *err);
 } BlockType;
 
 struct Block {

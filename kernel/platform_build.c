@@ -3,7 +3,8 @@
  * apply every parameter (value or default) and "buffer", create the ports (table
  * order, arrays expanded, counts from their count parameter, buffer capacity =
  * block->buffer), realize. A block that fails on the way is released at once
- * without finalize. Then the wires are connected and required ports checked.
+ * without finalize. Then each type's `agree` check runs over its instances, the wires
+ * are connected and required ports checked.
  * Errors start with the origin of the instance or wire at fault. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,42 @@ static bool platform_build_required(const Platform *p, SimError *err)
     return true;
 }
 
+/* Runs BlockType.agree once per type that has one, over that type's instances. */
+static bool platform_build_agree(const Platform *p, SimError *err)
+{
+    Block **same = calloc(p->nblocks ? p->nblocks : 1, sizeof *same);
+    size_t *where = calloc(p->nblocks ? p->nblocks : 1, sizeof *where);
+    bool ok = same && where;
+    if (!ok) {
+        sim_error_set(err, "out of memory");
+    }
+    for (size_t i = 0; ok && i < p->nblocks; i++) {
+        const BlockType *t = p->blocks[i]->type;
+        bool first = t->agree != NULL;
+        for (size_t j = 0; j < i && first; j++) {
+            first = p->blocks[j]->type != t;
+        }
+        if (!first) {
+            continue;
+        }
+        size_t n = 0;
+        for (size_t j = i; j < p->nblocks; j++) {
+            if (p->blocks[j]->type == t) {
+                where[n] = j;
+                same[n++] = p->blocks[j];
+            }
+        }
+        size_t bad = 0;
+        if (!t->agree(same, n, &bad, err)) {
+            sim_error_prefix(err, p->desc.inst[where[bad < n ? bad : 0]].origin);
+            ok = false;
+        }
+    }
+    free(same);
+    free(where);
+    return ok;
+}
+
 Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
 {
     Platform *p = calloc(1, sizeof *p);
@@ -238,6 +275,10 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
             platform_free(p);
             return NULL;
         }
+    }
+    if (!platform_build_agree(p, err)) {
+        platform_free(p);
+        return NULL;
     }
     for (size_t i = 0; i < p->desc.nwires; i++) {
         if (!platform_build_wire(p, &p->desc.wires[i], err)) {
