@@ -87,7 +87,7 @@ bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *e
     if (!format || strcmp(json_string_value(format), PLATFORM_FLAT_FORMAT) != 0) {
         return platform_fail(ld, "/format", err, "expected \"" PLATFORM_FLAT_FORMAT "\"");
     }
-    if (!platform_top_read(ld, doc, err) ||
+    if (!platform_top_read(ld, doc, NULL, a, false, err) ||
         !platform_member(ld, doc, "", "instances", JSON_ARRAY, &inst, err) ||
         !platform_member(ld, doc, "", "wires", JSON_ARRAY, &wires, err)) {
         return false;

@@ -70,8 +70,15 @@ bool platform_member(const PlatformLoad *ld, json_t *obj, const char *path,
 bool platform_add(PlatformLoad *ld, const char *name, const char *type, int gpu,
                   json_t *params, const char *path, SimError *err);
 
-/* platform_top.c: name, gpus, mem_bytes, clock, seed. */
-bool platform_top_read(PlatformLoad *ld, json_t *doc, SimError *err);
+/* platform_top.c: name, gpus, mem_bytes, clock, seed. Each of the last four may
+ * also be given as a `set` entry with that key alone ("gpus": 8): the file's own set
+ * (doc_set, NULL for none), then a->sets, then a->cli_sets, the last one winning
+ * over the document's value. allow_gpus false refuses a set "gpus" (a flat dump is
+ * already expanded). */
+bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
+                       const PlatformLoadArgs *a, bool allow_gpus, SimError *err);
+/* True for the set keys platform_top_read takes: gpus, mem_bytes, clock, seed. */
+bool platform_top_key(const char *key);
 
 /* platform_blocks.c: block entries of an object (gpu >= 0: GPU template of GPU gpu,
  * names "gpu<g>.<key>"; gpu < 0: top-level blocks). */
@@ -85,6 +92,10 @@ bool platform_fabric_wires(PlatformLoad *ld, SimError *err);
 /* platform_set.c: set overrides. */
 bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,
                         const PlatformLoadArgs *a, SimError *err);
+/* Prefixes err with where the entry key of a set object from `from` was written.
+ * Returns false. */
+bool platform_set_blame(PlatformLoad *ld, PlatformSetFrom from, const PlatformLoadArgs *a,
+                        const char *key, SimError *err);
 /* Glob with '*' (any run) and '?' (one character); everything else is literal. */
 bool platform_glob_match(const char *pattern, const char *name);
 

@@ -3,7 +3,9 @@
  * character); '[' and ']' are literal because they appear in names ("gpu*.cu[*]").
  * The value is checked against every matched instance's type at once, so an error
  * names the set entry; a key matching no instance, an unknown parameter, or a
- * parameter the fabric computes ("ports"/"routes" of fabric switches) is an error. */
+ * parameter the fabric computes ("ports"/"routes" of fabric switches) is an error.
+ * The keys gpus, mem_bytes, clock and seed are platform values, taken earlier by
+ * platform_top_read, and skipped here. */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,9 +36,8 @@ bool platform_glob_match(const char *pattern, const char *name)
     return *pattern == '\0';
 }
 
-/* Prefixes err with where the entry `key` of the set object was written. */
-static bool platform_set_fail(PlatformLoad *ld, PlatformSetFrom from,
-                              const PlatformLoadArgs *a, const char *key, SimError *err)
+bool platform_set_blame(PlatformLoad *ld, PlatformSetFrom from, const PlatformLoadArgs *a,
+                        const char *key, SimError *err)
 {
     char where[2 * PLATFORM_PATH_MAX + 8];
     switch (from) {
@@ -104,8 +105,8 @@ bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,
     json_t *value;
     json_object_foreach(sets, key, value)
     {
-        if (!platform_set_one(ld, key, value, err)) {
-            return platform_set_fail(ld, from, a, key, err);
+        if (!platform_top_key(key) && !platform_set_one(ld, key, value, err)) {
+            return platform_set_blame(ld, from, a, key, err);
         }
     }
     return true;

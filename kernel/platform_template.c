@@ -68,7 +68,8 @@ static bool platform_template_wires(PlatformLoad *ld, const PlatformParts *p,
 bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err)
 {
     PlatformParts p;
-    return platform_template_parts(ld, &p, err) && platform_top_read(ld, ld->doc, err) &&
+    return platform_template_parts(ld, &p, err) &&
+           platform_top_read(ld, ld->doc, p.set, a, true, err) &&
            platform_template_instances(ld, &p, err) &&
            (!p.set || platform_set_apply(ld, p.set, PLATFORM_SET_DOC, a, err)) &&
            (!a->sets || platform_set_apply(ld, a->sets, PLATFORM_SET_EXTRA, a, err)) &&

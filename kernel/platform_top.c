@@ -3,7 +3,9 @@
  * Decisions: gpus defaults to 1 and is at most 64 (a 64-bit sharer set); the clock
  * is a frequency whose period must be a whole number of picoseconds; GPUs x
  * mem_bytes must fit the 64-bit address space; the name defaults to the file name
- * without its directory and ".json". */
+ * without its directory and ".json"; gpus, mem_bytes, clock and seed can be
+ * overridden by `set` entries with the bare key (`--set gpus=8`), blamed on the entry
+ * when wrong. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,9 @@
 typedef struct PlatformTopVals {
     uint64_t gpus, mem_bytes, hz, seed;
 } PlatformTopVals;
+
+/* Positions in platform_top_params. */
+enum { PLATFORM_TOP_GPUS, PLATFORM_TOP_MEM, PLATFORM_TOP_CLOCK, PLATFORM_TOP_SEED };
 
 static const ParamDef platform_top_params[] = {
     {"gpus", offsetof(PlatformTopVals, gpus), PT_U64, "1", 1, PLATFORM_MAX_GPUS, 0, 0,
@@ -39,28 +44,81 @@ static char *platform_top_default_name(const char *file)
     return strndup(base, len);
 }
 
-bool platform_top_read(PlatformLoad *ld, json_t *doc, SimError *err)
+bool platform_top_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof platform_top_params / sizeof platform_top_params[0];
+         i++) {
+        if (strcmp(key, platform_top_params[i].key) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Where a platform value came from: the document or a set entry. */
+typedef struct PlatformTopFrom {
+    json_t *value; /* borrowed, NULL = absent (default) */
+    bool set;      /* from a set entry of kind from */
+    PlatformSetFrom from;
+} PlatformTopFrom;
+
+/* The winning value of key: the document's, overridden by the set objects in order. */
+static PlatformTopFrom platform_top_pick(json_t *doc, json_t *doc_set,
+                                         const PlatformLoadArgs *a, const char *key)
+{
+    PlatformTopFrom w = {.value = json_object_get(doc, key)};
+    json_t *const sets[] = {doc_set, a->sets, a->cli_sets};
+    const PlatformSetFrom kinds[] = {PLATFORM_SET_DOC, PLATFORM_SET_EXTRA,
+                                     PLATFORM_SET_CLI};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = sets[i] ? json_object_get(sets[i], key) : NULL;
+        if (v) {
+            w = (PlatformTopFrom){.value = v, .set = true, .from = kinds[i]};
+        }
+    }
+    return w;
+}
+
+/* Prefixes err with where the value of key was written. Returns false. */
+static bool platform_top_blame(PlatformLoad *ld, const PlatformTopFrom *w,
+                               const PlatformLoadArgs *a, const char *key, SimError *err)
+{
+    if (w->set) {
+        return platform_set_blame(ld, w->from, a, key, err);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/%s", key);
+    return platform_fail_prefix(ld, path, err);
+}
+
+bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
+                       const PlatformLoadArgs *a, bool allow_gpus, SimError *err)
 {
     PlatformDesc *d = ld->desc;
     PlatformTopVals v = {0};
-    for (size_t i = 0; i < sizeof platform_top_params / sizeof platform_top_params[0];
-         i++) {
+    enum { TOP_N = sizeof platform_top_params / sizeof platform_top_params[0] };
+    PlatformTopFrom w[TOP_N];
+    for (size_t i = 0; i < TOP_N; i++) {
         const ParamDef *p = &platform_top_params[i];
-        if (!params_apply(&v, p, json_object_get(doc, p->key), NULL, err)) {
-            char path[64];
-            snprintf(path, sizeof path, "/%s", p->key);
-            return platform_fail_prefix(ld, path, err);
+        w[i] = platform_top_pick(doc, doc_set, a, p->key);
+        if (w[i].set && !allow_gpus && strcmp(p->key, "gpus") == 0) {
+            sim_error_set(err, "a flat dump is already expanded for its GPUs; set gpus "
+                               "on the platform file it was dumped from");
+            return platform_top_blame(ld, &w[i], a, p->key, err);
+        }
+        if (!params_apply(&v, p, w[i].value, NULL, err)) {
+            return platform_top_blame(ld, &w[i], a, p->key, err);
         }
     }
     if (1000000000000ULL % v.hz != 0) {
-        return platform_fail(ld, "/clock", err,
-                             "the period of %s is not a whole number of picoseconds",
-                             json_string_value(json_object_get(doc, "clock")));
+        sim_error_set(err, "the period of %s is not a whole number of picoseconds",
+                      json_string_value(w[PLATFORM_TOP_CLOCK].value));
+        return platform_top_blame(ld, &w[PLATFORM_TOP_CLOCK], a, "clock", err);
     }
     if (v.mem_bytes > UINT64_MAX / v.gpus) {
-        return platform_fail(ld, "/mem_bytes", err,
-                             "%llu GPUs of %llu bytes exceed the 64-bit address space",
-                             (unsigned long long)v.gpus, (unsigned long long)v.mem_bytes);
+        sim_error_set(err, "%llu GPUs of %llu bytes exceed the 64-bit address space",
+                      (unsigned long long)v.gpus, (unsigned long long)v.mem_bytes);
+        return platform_top_blame(ld, &w[PLATFORM_TOP_MEM], a, "mem_bytes", err);
     }
     json_t *name;
     if (!platform_member(ld, doc, "", "name", JSON_STRING, &name, err)) {
