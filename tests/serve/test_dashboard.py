@@ -4,7 +4,7 @@ W3C WebDriver HTTP protocol (urllib only, no third-party modules): load the page
 served by mgtlm, advance the simulation through the API, assert that simulated time
 and the charts update (their data-points counts grow), save a screenshot.
 Skips (exit 77) with a message when chromium or chromedriver is not installed
-(Debian packages chromium, chromium-driver; tools/setup installs them).
+(Debian packages chromium, chromium-driver; tools/setup --tests installs them).
 usage: test_dashboard.py MGTLM PLATFORM SCREENSHOT.png"""
 import base64
 import json
@@ -57,7 +57,7 @@ def main():
     driver = shutil.which("chromedriver")
     if not chrome or not driver:
         print("SKIP: chromium and chromedriver are needed (Debian: apt-get install "
-              "chromium chromium-driver; tools/setup installs them)")
+              "chromium chromium-driver; tools/setup --tests installs them)")
         return 77
     c = Checks()
     srv = Server(mgtlm, [platform, "--set", "gpu*.cu[*].count=20000"])

@@ -55,7 +55,7 @@ def main():
     secs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     wrk = shutil.which("wrk")
     if not wrk:
-        print("SKIP: wrk is needed (Debian: apt-get install wrk; tools/setup installs it)")
+        print("SKIP: wrk is needed (Debian: apt-get install wrk; tools/setup --tests installs it)")
         return 77
     c = Checks()
     # under AddressSanitizer, freed memory sits in a 256 MiB quarantine: keep it
