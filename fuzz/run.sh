@@ -7,7 +7,7 @@
 #   fuzz/run.sh BUILD_DIR --seconds S    S seconds per target, random seed, corpus kept
 #                                        in BUILD_DIR/fuzz/corpus across runs (long runs)
 # Every input in fuzz/seeds/ (including the regress-* inputs of past failures) is run
-# first in both modes. BUILD_DIR is a configured non-sanitized, non-LTO meson build,
+# first in both modes; fuzz/<target>.dict, where present, is the target's dictionary. BUILD_DIR is a configured non-sanitized, non-LTO meson build,
 # best made with clang (CC=clang meson setup build-fuzz; it provides libmgtlm.a and the
 # generated dashboard source). Needs clang and libFuzzer (Debian: clang,
 # libclang-rt-14-dev). Crash inputs go to BUILD_DIR/fuzz/artifacts/. Exit 0 only if
@@ -61,8 +61,12 @@ cp fuzz/seeds/pcie_frame/* "$out/corpus/pcie_frame/"
 status=0
 for t in serve_api pcie_frame; do
     echo "fuzz: $t ($2 $3)"
+    dict=""
+    if [ -f "fuzz/$t.dict" ]; then
+        dict="-dict=fuzz/$t.dict"
+    fi
     # shellcheck disable=SC2086
-    if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$t" $bound -timeout=10 \
+    if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$t" $bound $dict -timeout=10 \
         -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="$out/artifacts/$t-" "$out/corpus/$t" 2>"$out/$t.log"; then
         echo "fuzz: $t FAILED (see $out/$t.log and $out/artifacts/)"
