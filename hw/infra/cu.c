@@ -89,9 +89,8 @@
 #include "hw/infra/cu_priv.h"
 #include "hw/infra/fill.h"
 
-const char *const cu_patterns[] = {"none",   "trace", "uniform", "strided",
-                                          "stream", "tiled", "scatter", "shared",
-                                          "halo",   NULL};
+const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
+                                   "tiled", "scatter", "shared",  "halo",    NULL};
 static const char *const cu_targets[] = {"all", "local", "remote", NULL};
 static const char *const cu_fill_choices[] = FILL_CHOICES;
 

@@ -13,34 +13,37 @@
  * that the memories' `fill` equals the cus' (docs/blocks.md). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hw/infra/cu_priv.h"
+
+/* The parameters every cu of pattern shared must share, compared as stored. */
+#define CU_AGREE_KEY(field) #field, offsetof(Cu, field), sizeof(((Cu *)0)->field)
+static const struct {
+    const char *key;
+    size_t offset, size;
+} cu_agree_keys[] = {
+    {CU_AGREE_KEY(footprint)},
+    {CU_AGREE_KEY(line)},
+    {CU_AGREE_KEY(cus)},
+    {CU_AGREE_KEY(kernels)},
+    {CU_AGREE_KEY(kernel_time)},
+    {CU_AGREE_KEY(write_frac)},
+    {CU_AGREE_KEY(read_only_frac)},
+    {CU_AGREE_KEY(fill)},
+};
 
 /* The first parameter of s that differs from f, or NULL. */
 static const char *cu_agree_differs(const Cu *f, const Cu *s)
 {
-    if (s->footprint != f->footprint) {
-        return "footprint";
+    for (size_t k = 0; k < sizeof cu_agree_keys / sizeof cu_agree_keys[0]; k++) {
+        if (memcmp((const char *)f + cu_agree_keys[k].offset,
+                   (const char *)s + cu_agree_keys[k].offset,
+                   cu_agree_keys[k].size) != 0) {
+            return cu_agree_keys[k].key;
+        }
     }
-    if (s->line != f->line) {
-        return "line";
-    }
-    if (s->cus != f->cus) {
-        return "cus";
-    }
-    if (s->kernels != f->kernels) {
-        return "kernels";
-    }
-    if (s->kernel_time != f->kernel_time) {
-        return "kernel_time";
-    }
-    if (s->write_frac != f->write_frac) {
-        return "write_frac";
-    }
-    if (s->read_only_frac != f->read_only_frac) {
-        return "read_only_frac";
-    }
-    return s->fill != f->fill ? "fill" : NULL;
+    return NULL;
 }
 
 /* Checks that the shared cus' global ids cover every id once; cus[fi] is the first. */
@@ -77,16 +80,15 @@ static bool cu_agree_ids(Block *const *cus, size_t n, size_t fi, size_t *bad,
     for (uint64_t id = 0; ok && id < owners; id++) {
         if (holder[id] == n) {
             *bad = fi;
-            ok = sim_error_set(err,
-                               "%s: pattern shared: no cu has global id %llu (gpu %llu, "
-                               "index %llu), so its lines would never be written: every "
-                               "GPU needs cus = %llu cus of pattern shared, indexed 0 to "
-                               "%llu",
-                               cus[*bad]->name, (unsigned long long)id,
-                               (unsigned long long)(id / f->cus),
-                               (unsigned long long)(id % f->cus),
-                               (unsigned long long)f->cus,
-                               (unsigned long long)(f->cus - 1));
+            ok = sim_error_set(
+                err,
+                "%s: pattern shared: no cu has global id %llu (gpu %llu, "
+                "index %llu), so its lines would never be written: every "
+                "GPU needs cus = %llu cus of pattern shared, indexed 0 to "
+                "%llu",
+                cus[*bad]->name, (unsigned long long)id,
+                (unsigned long long)(id / f->cus), (unsigned long long)(id % f->cus),
+                (unsigned long long)f->cus, (unsigned long long)(f->cus - 1));
         }
     }
     free(holder);

@@ -55,12 +55,12 @@ typedef struct CuReq {
     bool posted;
     uint32_t hint;
     SimTime ready;
-    const uint8_t *data; /* NULL = PRNG data (writes, atomics) */
-    const uint8_t *be;   /* NULL = all bytes */
-    int64_t vk;          /* >= 0: write data v(addr, vk) */
-    int64_t ek;          /* >= 0: a shared read expecting the bytes of kernel ek */
-    bool drain;          /* send only when no response is outstanding */
-    bool verify;         /* a verify-phase read */
+    const uint8_t *data;     /* NULL = PRNG data (writes, atomics) */
+    const uint8_t *be;       /* NULL = all bytes */
+    int64_t vk;              /* >= 0: write data v(addr, vk) */
+    int64_t ek;              /* >= 0: a shared read expecting the bytes of kernel ek */
+    bool drain;              /* send only when no response is outstanding */
+    bool verify;             /* a verify-phase read */
     const CuThread *threads; /* wavefront sent whole (param wavefront), or NULL */
     size_t nthreads;
 } CuReq;
