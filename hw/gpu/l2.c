@@ -31,8 +31,13 @@
  * - Atomics and accesses crossing a line boundary are not cached: the lines they
  *   overlap are written back and dropped and the access goes on (to memory or to
  *   the home) unchanged; its response passes back through.
- * - A write or atomic to a line with a fill in flight waits at the head of its input
- *   until the fill is done (per-line order; models an MSHR conflict stall).
+ * - A write or atomic to a line with a fill in flight waits until the fill is done
+ *   (per-line order; models an MSHR conflict stall): on `up` at the head of the input
+ *   (its fills come from local memory, which always answers); on `rq` it is parked
+ *   off the input with every later request to its lines (l2_park.c), because the
+ *   rq FIFO also carries responses that other GPUs' fills wait for, and a stall at
+ *   its head could deadlock two GPUs. Parked requests proceed in order as soon as
+ *   they can; `parked` counts them.
  * - A dirty line evicted while a fill of it is in flight (a partly valid line that a
  *   read needed more bytes of) is written back, and the fill keeps a copy of the
  *   written-back bytes, which override the fill's (older) data when it arrives.
@@ -174,6 +179,8 @@ static bool l2_realize(Block *b, SimError *err)
     c->passed = block_counter(b, "passed", "transactions passed through untouched");
     c->controls = block_counter(b, "controls", "controls consumed here (net unbound)");
     c->outstanding = block_counter(b, "outstanding", "fills unanswered at the end");
+    c->parked =
+        block_counter(b, "parked", "remote requests parked behind a fill of their line");
     c->route_errors = block_counter(b, "route_errors",
                                     "model error: transactions that cannot be routed");
     outq_init(&c->qup, b, c->up, l2_process, c->route_errors);
@@ -284,6 +291,10 @@ static bool l2_from_rq(L2 *c, Txn *t)
         l2_pass(c, c->rq, &c->qnet);
         return true;
     }
+    if (l2_park_needed(c, t)) {
+        l2_park(c, port_take(c->rq));
+        return true;
+    }
     return l2_remote_access(c, c->rq, t);
 }
 
@@ -311,6 +322,7 @@ static void l2_process(Block *b)
     while (progress) {
         progress = l2_drain(c, c->mem, l2_from_mem);
         progress = l2_drain(c, c->net, l2_from_net) || progress;
+        progress = (c->npark && l2_park_replay(c)) || progress;
         progress = l2_drain(c, c->up, l2_from_up) || progress;
         progress = l2_drain(c, c->rq, l2_from_rq) || progress;
     }
@@ -349,6 +361,7 @@ static void l2_finalize(Block *b)
     outq_destroy(&c->qrq);
     outq_destroy(&c->qnet);
     l2_fills_free(c);
+    l2_park_free(c);
     l2a_free(&c->a);
 }
 

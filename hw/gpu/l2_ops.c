@@ -69,6 +69,14 @@ static void l2_add_waiter(L2 *c, L2Fill *f, Txn *t)
     f->w[f->nw++] = t;
 }
 
+/* Takes the head of p, or nothing for a request that is already owned (p NULL). */
+static void l2_take(Port *p)
+{
+    if (p) {
+        port_take(p);
+    }
+}
+
 /* Sends a read of the whole line, recorded as a fill waited on by t. */
 static void l2_start_fill(L2 *c, uint64_t line, bool remote, Txn *t)
 {
@@ -220,7 +228,7 @@ static bool l2_read_miss(L2 *c, Port *p, Txn *t, bool remote)
     if (!f && outq_len(q) >= c->base.buffer) {
         return false;
     }
-    port_take(p);
+    l2_take(p);
     l2_count(c, t, !remote);
     if (f) {
         (*c->merged)++;
@@ -238,7 +246,7 @@ bool l2_local_access(L2 *c, Port *p, Txn *t)
         if (l2_fill_overlaps(c, t) || outq_len(&c->qmem) >= c->base.buffer) {
             return false;
         }
-        port_take(p);
+        l2_take(p);
         l2_count(c, t, true);
         l2_bypass(c, t, &c->qmem);
         return true;
@@ -250,7 +258,7 @@ bool l2_local_access(L2 *c, Port *p, Txn *t)
         if (i < 0 || !l2m_all(c->a.l[i].vmask, off, t->len)) {
             return l2_read_miss(c, p, t, false);
         }
-        port_take(p);
+        l2_take(p);
         l2_count(c, t, true);
         (*c->hits)++;
         l2a_touch(&c->a, (size_t)i);
@@ -264,13 +272,13 @@ bool l2_local_access(L2 *c, Port *p, Txn *t)
         if (outq_len(&c->qmem) >= c->base.buffer) {
             return false;
         }
-        port_take(p);
+        l2_take(p);
         l2_count(c, t, true);
         (*c->once_skips)++;
         outq_push(&c->qmem, t, c->latency);
         return true;
     }
-    port_take(p);
+    l2_take(p);
     l2_count(c, t, true);
     if (i < 0) {
         (*c->misses)++;
@@ -283,13 +291,24 @@ bool l2_local_access(L2 *c, Port *p, Txn *t)
     return true;
 }
 
+bool l2_remote_conflict(L2 *c, const Txn *t)
+{
+    if (!c->remote) {
+        return false;
+    }
+    if (!l2_fits(c, t) || t->cmd == TXN_ATOMIC) {
+        return l2_fill_overlaps(c, t);
+    }
+    return t->cmd != TXN_READ && l2_fill_of(c, l2_line_of(c, t->addr), true) != NULL;
+}
+
 bool l2_remote_access(L2 *c, Port *p, Txn *t)
 {
     if (!c->remote) {
         if (outq_len(&c->qnet) >= c->base.buffer) {
             return false;
         }
-        port_take(p);
+        l2_take(p);
         (*c->passed)++;
         outq_push(&c->qnet, t, 0);
         return true;
@@ -298,7 +317,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
         if (l2_fill_overlaps(c, t) || outq_len(&c->qnet) >= c->base.buffer) {
             return false;
         }
-        port_take(p);
+        l2_take(p);
         l2_count(c, t, false);
         l2_bypass(c, t, &c->qnet);
         return true;
@@ -309,7 +328,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
         if (i < 0) {
             return l2_read_miss(c, p, t, true);
         }
-        port_take(p);
+        l2_take(p);
         l2_count(c, t, false);
         (*c->remote_hits)++;
         l2a_touch(&c->a, (size_t)i);
@@ -320,7 +339,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
     if (l2_fill_of(c, line, true) || outq_len(&c->qnet) >= c->base.buffer) {
         return false;
     }
-    port_take(p);
+    l2_take(p);
     l2_count(c, t, false);
     if (i >= 0) {
         (*c->remote_updates)++;

@@ -1,5 +1,5 @@
-/* Internals of the l2 block shared by l2.c (type, ports, dispatch) and l2_ops.c
- * (cache operations, fills, invalidates). */
+/* Internals of the l2 block shared by l2.c (type, ports, dispatch), l2_ops.c
+ * (cache operations, fills, invalidates) and l2_park.c (parked remote requests). */
 #ifndef MGTLM_HW_GPU_L2_PRIV_H
 #define MGTLM_HW_GPU_L2_PRIV_H
 
@@ -19,7 +19,7 @@ typedef struct L2Fill {
      * than the fill's data, which memory read before the write-back arrived */
     uint8_t keep[L2A_MAX_LINE];
     uint64_t kmask[L2A_MASK_WORDS];
-    Txn **w;       /* waiting requests (owned references) */
+    Txn **w; /* waiting requests (owned references) */
     size_t nw, capw;
 } L2Fill;
 
@@ -38,6 +38,8 @@ typedef struct L2 {
     L2Array a;
     L2Fill *fills;
     size_t nfills, capfills;
+    Txn **park; /* parked remote requests in arrival order (owned references) */
+    size_t npark, cappark;
     Port *up, *mem, *rq, *net;
     OutQ qup, qmem, qrq, qnet;
 
@@ -45,14 +47,17 @@ typedef struct L2 {
     uint64_t *remote_writes, *remote_hits, *remote_misses, *remote_updates, *fills_done;
     uint64_t *evictions, *remote_evictions, *writebacks, *bypasses, *once_skips;
     uint64_t *inv_received, *inv_hits, *inv_pending, *kernels, *passed, *controls;
-    uint64_t *outstanding, *route_errors;
+    uint64_t *outstanding, *parked, *route_errors;
 } L2;
 
 /* Handlers of the head of each input; false = cannot proceed now (the head stays:
  * backpressure or a line with a fill in flight). On success they take t from p and
- * consume it. */
+ * consume it; p NULL: t is already owned (a parked request). */
 bool l2_local_access(L2 *c, Port *p, Txn *t);
 bool l2_remote_access(L2 *c, Port *p, Txn *t);
+/* True if the remote access t must wait for a fill in flight of one of its lines
+ * (a write or uncached access; reads join the fill instead). False if !remote. */
+bool l2_remote_conflict(L2 *c, const Txn *t);
 /* A response to a fill read (consumed); false if id names no fill. */
 bool l2_fill_done(L2 *c, Txn *resp);
 /* Drops the lines overlapping the invalidate t (consumed). */
@@ -60,5 +65,15 @@ void l2_invalidate(L2 *c, Txn *t);
 /* True if the line of addr is local to this GPU. */
 bool l2_is_local(const L2 *c, uint64_t addr);
 void l2_fills_free(L2 *c);
+
+/* l2_park.c: true if the remote request t must be parked (a fill conflict, or an
+ * earlier parked request on one of its lines). */
+bool l2_park_needed(L2 *c, const Txn *t);
+/* Parks t (reference moves in). */
+void l2_park(L2 *c, Txn *t);
+/* Lets parked requests proceed in order where they can; true if any did. */
+bool l2_park_replay(L2 *c);
+/* Drops the parked requests. */
+void l2_park_free(L2 *c);
 
 #endif
