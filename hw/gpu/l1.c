@@ -24,8 +24,11 @@
  * Decisions:
  * - Writes update a present line's bytes (byte enables) and go down unchanged; the
  *   MSHR entries of that line lose their fill right (the fetched line may predate the
- *   write). Atomics drop the line and likewise bar fills. kernel_begin drops every
- *   line and bars every outstanding fill. All of these are passed down in order.
+ *   write) and take no more waiters, so a later read of the line sends a new request
+ *   down behind the write (else it would be answered with data older than a write
+ *   this CU issued before it). Atomics drop the line and likewise bar fills.
+ *   kernel_begin drops every line and bars every outstanding fill. All of these are
+ *   passed down in order.
  * - Requests that are not one aligned whole line pass through uncached.
  * - An invalidate arriving from the memory side drops the line (counted) and ends
  *   here; other responses not matching an MSHR entry pass up to the CU.

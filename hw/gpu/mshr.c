@@ -50,7 +50,7 @@ int mshr_match(const Mshr *m, uint64_t line, uint32_t mask)
 {
     for (uint32_t i = 0; i < m->n; i++) {
         const MshrEntry *e = &m->e[i];
-        if (e->valid && e->line == line && (mask & ~e->mask) == 0) {
+        if (e->valid && e->open && e->line == line && (mask & ~e->mask) == 0) {
             return (int)i;
         }
     }
@@ -64,6 +64,7 @@ int mshr_alloc(Mshr *m, uint64_t line, uint32_t mask, uint64_t down_id)
         if (!e->valid) {
             e->valid = true;
             e->fill = true;
+            e->open = true;
             e->line = line;
             e->mask = mask;
             e->down_id = down_id;
@@ -106,6 +107,7 @@ void mshr_no_fill(Mshr *m, uint64_t line, bool all)
     for (uint32_t i = 0; i < m->n; i++) {
         if (m->e[i].valid && (all || m->e[i].line == line)) {
             m->e[i].fill = false;
+            m->e[i].open = false;
         }
     }
 }

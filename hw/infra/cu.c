@@ -434,6 +434,7 @@ static void cu_reset(Block *b)
         c->free_slots[i] = (uint32_t)c->outstanding - 1 - i;
     }
     c->nfree = (uint32_t)c->outstanding;
+    c->reported = false;
     if (c->held) {
         txn_unref(c->held);
         c->held = NULL;
@@ -739,6 +740,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
         uint32_t s = c->free_slots[--c->nfree];
         CuSlot *slot = &c->slots[s];
         slot->cmd = q->cmd;
+        slot->addr = q->addr;
         slot->len = q->len;
         if (q->cmd != TXN_WRITE) {
             slot->expect = malloc(q->len ? q->len : 1);
@@ -860,6 +862,39 @@ static void cu_wake(void *subject, void *obj)
     cu_pump(subject);
 }
 
+/* Writes "0x" and up to 16 bytes of b in hex ("..." if longer) into out. */
+static void cu_hex(char *out, size_t n, const uint8_t *b, uint32_t len)
+{
+    size_t k = (size_t)snprintf(out, n, "0x");
+    for (uint32_t i = 0; b && i < len && i < 16 && k + 3 < n; i++) {
+        k += (size_t)snprintf(out + k, n - k, "%02x", b[i]);
+    }
+    if (!b) {
+        snprintf(out, n, "no data");
+    } else if (len > 16) {
+        snprintf(out + k, n - k, "...");
+    }
+}
+
+/* Describes the cu's first data error on stderr (one line; later ones are only
+ * counted), so that a failing run says which access went wrong. */
+static void cu_report_data_error(Cu *c, const CuSlot *slot, const Txn *t, SimTime now)
+{
+    if (c->reported) {
+        return;
+    }
+    c->reported = true;
+    char want[64], got[64];
+    cu_hex(want, sizeof want, slot->expect, slot->len);
+    cu_hex(got, sizeof got, t->data, t->len);
+    fprintf(stderr,
+            "mgtlm: %s: first data error: %s of %u B at 0x%llx (id %llu), sent at %llu "
+            "ps, answered at %llu ps: expected %s, got %s (%u B)\n",
+            c->base.name, txn_cmd_name(slot->cmd), slot->len,
+            (unsigned long long)slot->addr, (unsigned long long)t->id,
+            (unsigned long long)slot->issued, (unsigned long long)now, want, got, t->len);
+}
+
 static void cu_complete(Cu *c, Txn *t, SimTime now)
 {
     uint64_t s;
@@ -873,6 +908,7 @@ static void cu_complete(Cu *c, Txn *t, SimTime now)
     } else if (slot->expect && (!t->data || t->len != slot->len ||
                                 memcmp(t->data, slot->expect, slot->len) != 0)) {
         (*c->data_errors)++;
+        cu_report_data_error(c, slot, t, now);
     }
     if (slot->cmd == TXN_READ) {
         stat_hist_add(c->read_latency, now - slot->issued);

@@ -43,6 +43,7 @@ enum {
 
 typedef struct CuSlot {
     TxnCmd cmd;
+    uint64_t addr;
     uint32_t len;
     SimTime issued;
     uint8_t *expect; /* len bytes expected in the response (reads, atomics) */
@@ -125,6 +126,7 @@ typedef struct Cu {
     SimEvent ev;
 
     uint64_t *issued, *completed, *reads, *writes, *atomics, *controls, *remote_reads;
+    bool reported; /* the first data error was described on stderr */
     uint64_t *data_errors, *status_errors, *resp_unmatched, *trace_errors, *finish_ps;
     uint64_t *kernels_done, *verify_reads, *reads_skipped, *overrun_errors, *unanswered;
     StatHist *read_latency;

@@ -6,7 +6,10 @@
 #           quarter of them writes (pattern uniform, target remote, 8 outstanding,
 #           kernels back to back);
 #   shared: read/write sharing of a 16 KiB region per GPU, 300 accesses per kernel
-#           and cu, 30 % of the lines rewritten per kernel, 3 kernels of 100 us.
+#           and cu, 30 % of the lines rewritten per kernel, 3 kernels of 100 us;
+#   posted: whole-line (64 B) accesses to every GPU's first 16 KiB, 10 % of them posted
+#           writes, 32 outstanding, 4 kernels of 300 accesses (a read must see the
+#           cu's own earlier posted write of the same bytes).
 # Each run must exit 0: no wrong data (the cus' check), no model-error counter, and
 # every request answered (unanswered_errors, which counts requests still waiting
 # when the simulation ran out of events: a deadlock or a lost transaction).
@@ -22,10 +25,19 @@ SHARED="--set gpu*.cu[*].pattern=shared --set gpu*.cu[*].target=all
     --set gpu*.cu[*].count=300 --set gpu*.cu[*].write_frac=0.3
     --set gpu*.cu[*].footprint=16KiB --set gpu*.cu[*].size=4
     --set gpu*.cu[*].kernels=3 --set gpu*.cu[*].kernel_time=100us"
+POSTED="--set gpu*.cu[*].pattern=uniform --set gpu*.cu[*].target=all
+    --set gpu*.cu[*].count=300 --set gpu*.cu[*].write_frac=0.1
+    --set gpu*.cu[*].size=64 --set gpu*.cu[*].footprint=16KiB
+    --set gpu*.cu[*].outstanding=32 --set gpu*.cu[*].posted=true
+    --set gpu*.cu[*].kernels=4 --set gpu*.cu[*].kernel_time=0ns"
 for m in baseline dualopt finepack rec hmg dir-baseline carve; do
     for n in 4 8 16; do
-        for v in remote shared; do
-            if [ "$v" = remote ]; then sets=$REMOTE; else sets=$SHARED; fi
+        for v in remote shared posted; do
+            case $v in
+            remote) sets=$REMOTE ;;
+            shared) sets=$SHARED ;;
+            *) sets=$POSTED ;;
+            esac
             runs=$((runs + 1))
             # shellcheck disable=SC2086
             if out=$("$mgtlm" run "platforms/gpu$n-$m.json" $sets 2>&1); then

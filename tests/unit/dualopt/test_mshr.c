@@ -1,4 +1,5 @@
-/* Bitmask MSHR (SPEC.md 1.3): example M1, full, waiters, fill barring, ids. */
+/* Bitmask MSHR (SPEC.md 1.3): example M1, full, waiters, fill barring and closing,
+ * ids. */
 #include "hw/gpu/mshr.h"
 #include "kernel/sim.h"
 #include "tests/unit/harness.h"
@@ -50,10 +51,16 @@ static void test_waiters_and_fill(void)
         mshr_wait(&m, i, txn_new(sim, TXN_READ, 0x100, 64));
     }
     CHECK_EQ_U64(m.e[i].nwait, 6);
+    CHECK_EQ_U64(mshr_match(&m, 0x100, 0x0001), i);
     mshr_no_fill(&m, 0x100, false);
     CHECK(!m.e[i].fill && m.e[j].fill);
+    /* closed: a later request of the line no longer joins it */
+    CHECK(!m.e[i].open && m.e[j].open);
+    CHECK_EQ_U64(mshr_match(&m, 0x100, 0x0001), (uint64_t)-1);
+    CHECK_EQ_U64(mshr_match(&m, 0x140, 0x0001), j);
     mshr_no_fill(&m, 0, true);
-    CHECK(!m.e[j].fill);
+    CHECK(!m.e[j].fill && !m.e[j].open);
+    CHECK_EQ_U64(mshr_match(&m, 0x140, 0x0001), (uint64_t)-1);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(sim)), 6);
     mshr_destroy(&m);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(sim)), 0);
