@@ -46,22 +46,27 @@ typedef struct U64List {
 } U64List;
 
 typedef struct ParamDef {
-    const char *key;              /* JSON key */
-    size_t offset;                /* offsetof(State, field) */
+    const char *key; /* JSON key */
+    size_t offset;   /* offsetof(State, field) */
     ParamType type;
-    const char *def;              /* default, written as in JSON ("30ns", "64", "true") */
-    uint64_t min, max;            /* inclusive bounds in base units (U64/TIME/SIZE/BW/FREQ,
-                                     and list length for U64_LIST); max 0 = no bound */
-    double dmin, dmax;            /* bounds for PT_DOUBLE */
-    const char *const *choices;   /* PT_ENUM: NULL-terminated */
+    const char *def;            /* default, written as in JSON ("30ns", "64", "true") */
+    uint64_t min, max;          /* inclusive bounds in base units (U64/TIME/SIZE/BW/FREQ,
+                                   and list length for U64_LIST); max 0 = no bound */
+    double dmin, dmax;          /* bounds for PT_DOUBLE */
+    const char *const *choices; /* PT_ENUM: NULL-terminated */
     const char *doc;
 } ParamDef;
 
 typedef struct PortDef {
     const char *name;
-    const char *count_param; /* NULL: a single port; else a PT_U64 param giving the count */
-    bool required;           /* must be connected */
+    const char
+        *count_param; /* NULL: a single port; else a PT_U64 param giving the count */
+    bool required;    /* must be connected */
     const char *doc;
+    /* The buffer refuses answers (responses, invalidates) too when full: for ports
+     * where the block models flow control on answers (SPEC 1.4's CoDec input, a
+     * testbench sink). Default: answers are never refused (port.h). */
+    bool bounded_answers;
 } PortDef;
 
 typedef struct PlatformInfo {
@@ -99,13 +104,13 @@ typedef struct BlockType {
 
 struct Block {
     const BlockType *type;
-    char *name;                /* "gpu0.cu[1]", owned by the platform */
-    Sim *sim;                  /* borrowed */
-    const PlatformInfo *plat;  /* borrowed */
-    Stats *stats;              /* borrowed registry */
-    int gpu;                   /* GPU index, -1 outside any GPU (fabric, testbench) */
-    int index;                 /* index within a template array, -1 if not an array */
-    uint32_t buffer;           /* receive-buffer slots of each port (common param) */
+    char *name;               /* "gpu0.cu[1]", owned by the platform */
+    Sim *sim;                 /* borrowed */
+    const PlatformInfo *plat; /* borrowed */
+    Stats *stats;             /* borrowed registry */
+    int gpu;                  /* GPU index, -1 outside any GPU (fabric, testbench) */
+    int index;                /* index within a template array, -1 if not an array */
+    uint32_t buffer;          /* receive-buffer slots of each port (common param) */
     Port *ports;
     size_t nports;
 };

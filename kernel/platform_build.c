@@ -103,6 +103,7 @@ static bool platform_build_ports(Block *b, SimError *err)
                            b->buffer)) {
                 return sim_error_set(err, "out of memory");
             }
+            b->ports[b->nports].bounded_answers = pd->bounded_answers;
             b->nports++;
         }
     }

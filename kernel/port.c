@@ -1,5 +1,6 @@
 /* Ports: bounded receive buffers, credit-based sends with latency, on_free callbacks
- * for refused senders, and the recording hook (see port.h). */
+ * for refused senders, answers never refused (the ring grows for them), and the
+ * recording hook (see port.h). */
 #include "port.h"
 
 #include <stdio.h>
@@ -14,8 +15,9 @@ bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t
     p->owner = owner;
     p->index = index;
     p->cap = cap ? cap : 1;
+    p->size = p->cap;
     p->name = strdup(name);
-    p->buf = calloc(p->cap, sizeof *p->buf);
+    p->buf = calloc(p->size, sizeof *p->buf);
     if (!p->name || !p->buf) {
         free(p->name);
         free(p->buf);
@@ -71,12 +73,31 @@ bool port_can_send(Port *p)
     return false;
 }
 
+/* Doubles q's ring (keeping its order from the head). Aborts when memory is out. */
+static void port_grow(Port *q)
+{
+    uint32_t size = q->size * 2;
+    Txn **buf = calloc(size, sizeof *buf);
+    if (!buf || size < q->size) {
+        fprintf(stderr, "mgtlm: %s: out of host memory for its receive buffer\n",
+                q->name);
+        abort();
+    }
+    for (uint32_t i = 0; i < q->count; i++) {
+        buf[i] = q->buf[(q->head + i) % q->size];
+    }
+    free(q->buf);
+    q->buf = buf;
+    q->head = 0;
+    q->size = size;
+}
+
 static void port_arrive(void *subject, void *obj)
 {
     Port *q = subject;
     Txn *t = obj;
     q->inflight--;
-    q->buf[(q->head + q->count) % q->cap] = t;
+    q->buf[(q->head + q->count) % q->size] = t;
     q->count++;
     q->n_recv++;
     if (q->trace) {
@@ -95,8 +116,13 @@ bool port_send_after(Port *p, Txn *t, SimTime extra)
         abort();
     }
     if (q->count + q->inflight >= q->cap) {
-        q->peer_waiting = true;
-        return false;
+        if (q->bounded_answers || !txn_always_accepted(t)) {
+            q->peer_waiting = true;
+            return false;
+        }
+        if (q->count + q->inflight >= q->size) {
+            port_grow(q);
+        }
     }
     q->inflight++;
     p->n_sent++;
@@ -133,7 +159,7 @@ Txn *port_take(Port *p)
     }
     Txn *t = p->buf[p->head];
     p->buf[p->head] = NULL;
-    p->head = (p->head + 1) % p->cap;
+    p->head = (p->head + 1) % p->size;
     p->count--;
     if (p->peer_waiting && p->peer) {
         p->peer_waiting = false;

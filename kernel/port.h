@@ -13,6 +13,17 @@
  * at port_peek() and removes with port_take() (it may leave transactions queued).
  * Nothing is dropped: a transaction is accepted, refused, or the run fails loudly.
  *
+ * Answer-class transactions (responses and invalidates, txn_always_accepted) are
+ * never refused: a requester reserves room for the answer of every request it has
+ * outstanding (PCIe's "infinite completion credits"), and an L2 always takes an
+ * invalidate. They occupy slots like any transaction (requests see fewer credits)
+ * and the buffer grows past cap for them (unless the port has bounded_answers: a
+ * block that models flow control on answers). Decision: with one FIFO per port for every
+ * class, a refused response could wait for a request that waits for that response's
+ * slot (a protocol deadlock that small buffers or many outstanding requests reach);
+ * since every request is eventually consumed by a block that needs only answer
+ * credits to go on, requests always drain and so do the answers queued behind them.
+ *
  * Recording: if p->trace is non-NULL, every send on p ("send") and every arrival at
  * p ("recv") is passed to the trace sink; when recording is off this costs a branch. */
 #ifndef MGTLM_PORT_H
@@ -35,13 +46,15 @@ struct TraceSink {
 };
 
 struct Port {
-    Block *owner;     /* borrowed */
-    char *name;       /* full name, e.g. "gpu0.mem.in"; owned by the port */
-    uint32_t index;   /* position in owner->ports */
-    Port *peer;       /* NULL while unbound */
-    SimTime latency;  /* connection latency (both directions) */
-    Txn **buf;        /* ring buffer of cap slots, owned */
-    uint32_t cap;
+    Block *owner;         /* borrowed */
+    char *name;           /* full name, e.g. "gpu0.mem.in"; owned by the port */
+    uint32_t index;       /* position in owner->ports */
+    Port *peer;           /* NULL while unbound */
+    SimTime latency;      /* connection latency (both directions) */
+    Txn **buf;            /* ring buffer of size slots, owned */
+    uint32_t cap;         /* credits: slots for transactions that can be refused */
+    uint32_t size;        /* slots allocated (>= cap; grows for answer-class ones) */
+    bool bounded_answers; /* refuse answers too when full (PortDef.bounded_answers) */
     uint32_t head;
     uint32_t count;    /* transactions in the buffer */
     uint32_t inflight; /* transactions on their way here (slots reserved) */
@@ -60,8 +73,9 @@ void port_destroy(Port *p);
 /* Joins a and b with the given latency. Fails if either is already bound. */
 bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);
 
-/* True if a send on p would be accepted now. A false answer registers p's block for
- * on_free exactly like a refused send, so "check, then wait for on_free" works. */
+/* True if a send of a transaction that can be refused (a request) on p would be
+ * accepted now. A false answer registers p's block for on_free exactly like a
+ * refused send, so "check, then wait for on_free" works. */
 bool port_can_send(Port *p);
 /* Sends t out of p, arriving at the peer after p->latency + extra. */
 bool port_send(Port *p, Txn *t);

@@ -57,24 +57,24 @@ typedef struct Txn {
     TxnCmd req_cmd; /* for TXN_RESP: the command answered; else == cmd */
     TxnStatus status;
     uint64_t addr;
-    uint32_t len;   /* bytes addressed */
-    uint8_t *data;  /* len bytes (address order) or NULL; owned by the txn */
-    uint8_t *be;    /* len byte-enable bytes (0 or 0xff) or NULL = all enabled */
-    int16_t src;    /* requesting GPU */
-    int16_t dst;    /* destination GPU on the fabric */
-    int16_t unit;   /* requesting unit inside src (e.g. CU index) */
-    bool posted;    /* a write that expects no response */
+    uint32_t len;  /* bytes addressed */
+    uint8_t *data; /* len bytes (address order) or NULL; owned by the txn */
+    uint8_t *be;   /* len byte-enable bytes (0 or 0xff) or NULL = all enabled */
+    int16_t src;   /* requesting GPU */
+    int16_t dst;   /* destination GPU on the fabric */
+    int16_t unit;  /* requesting unit inside src (e.g. CU index) */
+    bool posted;   /* a write that expects no response */
     /* extensions */
-    uint32_t mask;     /* BGU 4-byte word mask of the line, 0 = none */
-    uint32_t epoch;    /* CARVE epoch */
-    uint64_t sharers;  /* sharer set, bit g = GPU g */
-    uint32_t hint;     /* kernel_begin hint and other small tags */
-    uint32_t wire;     /* bytes this txn occupies on a wire, 0 = computed by the link */
-    uint32_t nparents; /* ids of the transactions this one coalesces or splits */
-    uint64_t *parents; /* owned by the txn */
+    uint32_t mask;      /* BGU 4-byte word mask of the line, 0 = none */
+    uint32_t epoch;     /* CARVE epoch */
+    uint64_t sharers;   /* sharer set, bit g = GPU g */
+    uint32_t hint;      /* kernel_begin hint and other small tags */
+    uint32_t wire;      /* bytes this txn occupies on a wire, 0 = computed by the link */
+    uint32_t nparents;  /* ids of the transactions this one coalesces or splits */
+    uint64_t *parents;  /* owned by the txn */
     uint32_t nthreads;  /* wavefront threads (BGU input), 0 = not a wavefront */
     TxnThread *threads; /* owned by the txn */
-    SimTime born;      /* time of creation (latency statistics) */
+    SimTime born;       /* time of creation (latency statistics) */
     /* pool bookkeeping: do not touch */
     uint32_t refs;
     TxnPool *pool;
@@ -106,6 +106,12 @@ void txn_set_len(Txn *t, uint32_t len);
 /* True for commands that are answered by a response (read, non-posted write,
  * atomic). */
 bool txn_needs_response(const Txn *t);
+/* True for the answer class that ports never refuse: responses and invalidates
+ * (port.h). */
+static inline bool txn_always_accepted(const Txn *t)
+{
+    return t->cmd == TXN_RESP || t->cmd == TXN_INVALIDATE;
+}
 
 /* Names used in logs and testbench files: "read", "write", "atomic", "invalidate",
  * "release", "kernel_begin", "kernel_end", "resp", "monitor", "mode"; statuses

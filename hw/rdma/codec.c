@@ -59,9 +59,9 @@
 #include "hw/rdma/codec_pkt.h"
 #include "hw/rdma/codec_track.h"
 #include "hw/rdma/dualopt_mode.h"
-#include "kernel/txn_fifo.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/txn_fifo.h"
 
 typedef struct CodecSlot {
     CodecEntry e;
@@ -124,7 +124,10 @@ static const ParamDef codec_params[] = {
 };
 
 static const PortDef codec_ports[] = {
-    {.name = "gpu", .required = true, .doc = "RDMA engine side (rdma.net)"},
+    {.name = "gpu",
+     .required = true,
+     .doc = "RDMA engine side (rdma.net); refuses responses when full (SPEC 1.4)",
+     .bounded_answers = true},
     {.name = "net", .required = true, .doc = "network side (the GPU's link)"},
     {.name = "mode", .doc = "mode transactions from the decision engine (hint)"},
 };

@@ -265,7 +265,9 @@ static void driver_finalize(Block *b)
 }
 
 static const PortDef driver_ports[] = {
-    {"out", NULL, true, "sends the stimulus, takes responses and anything else"},
+    {.name = "out",
+     .required = true,
+     .doc = "sends the stimulus, takes responses and anything else"},
 };
 
 const BlockType driver_type = {

@@ -119,7 +119,10 @@ static const ParamDef sink_params[] = {
 };
 
 static const PortDef sink_ports[] = {
-    {"in", NULL, true, "receives transactions; sends the responses"},
+    {.name = "in",
+     .required = true,
+     .doc = "receives transactions (any class refused when full); sends the responses",
+     .bounded_answers = true},
 };
 
 const BlockType sink_type = {

@@ -184,7 +184,9 @@ static void endpoint_finalize(Block *b)
 }
 
 static const PortDef endpoint_ports[] = {
-    {"io", NULL, true, "wired to the platform port served to the outside"},
+    {.name = "io",
+     .required = true,
+     .doc = "wired to the platform port served to the outside"},
 };
 
 const BlockType endpoint_type = {

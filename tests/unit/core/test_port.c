@@ -1,5 +1,6 @@
-/* Port unit tests: latency, bounded buffers, backpressure and on_free, transaction
- * reference counts and pool accounting. */
+/* Port unit tests: latency, bounded buffers, backpressure and on_free, answers that
+ * are never refused (and ports that bound them), transaction reference counts and
+ * pool accounting. */
 #include <stdlib.h>
 
 #include "kernel/block.h"
@@ -146,6 +147,67 @@ static void test_can_send_registers_wakeup(void)
     sim_free(sim);
 }
 
+/* Responses and invalidates are accepted by a full port (the ring grows, order is
+ * kept across the growth), while requests are still refused; a port with
+ * bounded_answers refuses them like requests. */
+static void test_answers_never_refused(void)
+{
+    Sim *sim = sim_new();
+    Sender s = {.total = 0};
+    Receiver r = {.take_every = 10};
+    setup(sim, &s, &r, 2, 5);
+    Txn *w0 = txn_new(sim, TXN_WRITE, 0, 4);
+    Txn *w1 = txn_new(sim, TXN_WRITE, 4, 4);
+    uint64_t w0_id = w0->id, w1_id = w1->id;
+    Txn *req = txn_new(sim, TXN_READ, 0, 4);
+    CHECK(port_send(&s.port, w0));
+    CHECK(port_send(&s.port, w1));
+    CHECK(!port_send(&s.port, req));
+    uint64_t inv_id = 0;
+    for (int i = 0; i < 6; i++) {
+        Txn *a =
+            i == 5 ? txn_new(sim, TXN_INVALIDATE, 64, 64) : txn_new_response(sim, req);
+        inv_id = a->id;
+        CHECK(port_send(&s.port, a));
+    }
+    CHECK(!port_send(&s.port, req));
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(r.n, 8);
+    CHECK(r.port.size >= 8 && r.port.cap == 2);
+    CHECK_EQ_U64(r.ids[0], w0_id);
+    CHECK_EQ_U64(r.ids[1], w1_id);
+    for (int i = 2; i < 7; i++) {
+        CHECK_EQ_U64(r.ids[i], req->id); /* the responses carry the request's id */
+    }
+    CHECK_EQ_U64(r.ids[7], inv_id);
+    for (int i = 0; i < 8; i++) {
+        CHECK_EQ_U64(r.at[i], 15 + 10 * (uint64_t)i);
+    }
+    CHECK(port_send(&s.port, req));
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(r.n, 9);
+    port_destroy(&s.port);
+    port_destroy(&r.port);
+
+    Sender s2 = {.total = 0};
+    Receiver r2 = {.take_every = 10};
+    setup(sim, &s2, &r2, 1, 5);
+    r2.port.bounded_answers = true;
+    Txn *q = txn_new(sim, TXN_READ, 0, 4);
+    Txn *resp = txn_new_response(sim, q);
+    CHECK(port_send(&s2.port, q));
+    CHECK(!port_send(&s2.port, resp));
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(s2.freed, 1);
+    CHECK(port_send(&s2.port, resp));
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(r2.n, 2);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(sim)), 0);
+    port_destroy(&s2.port);
+    port_destroy(&r2.port);
+    sim_free(sim);
+}
+
 static void test_connect_errors(void)
 {
     Sim *sim = sim_new();
@@ -216,6 +278,7 @@ int main(void)
 {
     RUN(test_latency_and_backpressure);
     RUN(test_can_send_registers_wakeup);
+    RUN(test_answers_never_refused);
     RUN(test_connect_errors);
     RUN(test_txn_refcounts);
     RUN(test_names);
