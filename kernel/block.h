@@ -63,9 +63,9 @@ typedef struct PortDef {
         *count_param; /* NULL: a single port; else a PT_U64 param giving the count */
     bool required;    /* must be connected */
     const char *doc;
-    /* The buffer refuses answers (responses, invalidates) too when full: for ports
-     * where the block models flow control on answers (SPEC 1.4's CoDec input, a
-     * testbench sink). Default: answers are never refused (port.h). */
+    /* The buffer refuses answers (responses, invalidates) too when full: for a
+     * testbench sink that stands for a slow consumer of anything. Default: answers
+     * are never refused (port.h). */
     bool bounded_answers;
 } PortDef;
 

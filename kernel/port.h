@@ -17,8 +17,8 @@
  * never refused: a requester reserves room for the answer of every request it has
  * outstanding (PCIe's "infinite completion credits"), and an L2 always takes an
  * invalidate. They occupy slots like any transaction (requests see fewer credits)
- * and the buffer grows past cap for them (unless the port has bounded_answers: a
- * block that models flow control on answers). Decision: with one FIFO per port for every
+ * and the buffer grows past cap for them (unless the port has bounded_answers: the
+ * testbench sink). Decision: with one FIFO per port for every
  * class, a refused response could wait for a request that waits for that response's
  * slot (a protocol deadlock that small buffers or many outstanding requests reach);
  * since every request is eventually consumed by a block that needs only answer

@@ -124,10 +124,7 @@ static const ParamDef codec_params[] = {
 };
 
 static const PortDef codec_ports[] = {
-    {.name = "gpu",
-     .required = true,
-     .doc = "RDMA engine side (rdma.net); refuses responses when full (SPEC 1.4)",
-     .bounded_answers = true},
+    {.name = "gpu", .required = true, .doc = "RDMA engine side (rdma.net)"},
     {.name = "net", .required = true, .doc = "network side (the GPU's link)"},
     {.name = "mode", .doc = "mode transactions from the decision engine (hint)"},
 };

@@ -488,25 +488,39 @@ static void rc_reset(Block *b)
     c->wb_wait = 0;
 }
 
+/* Runs both directions until neither takes anything more: each direction's input
+ * waits for room in queues the other direction also fills and drains (a read hit
+ * answered on egress goes to q_gpu, which bounds ingress; ingress drains q_gpu,
+ * which bounds egress), so one side making room must wake the other. */
+static void rc_pump(RCache *c)
+{
+    for (;;) {
+        size_t before = port_count(c->gpu) + port_count(c->net) + c->q_net.count +
+                        c->q_gpu.count + c->deferred.count;
+        rc_ingress(c);
+        rc_egress(c);
+        size_t after = port_count(c->gpu) + port_count(c->net) + c->q_net.count +
+                       c->q_gpu.count + c->deferred.count;
+        if (after == before) {
+            return;
+        }
+    }
+}
+
 static void rc_on_recv(Block *b, Port *p)
 {
     RCache *c = (RCache *)b;
     if (p == c->mode) {
         rc_set_mode(c);
         rc_drain(c);
-    } else if (p == c->gpu) {
-        rc_egress(c);
-    } else {
-        rc_ingress(c);
     }
+    rc_pump(c);
 }
 
 static void rc_on_free(Block *b, Port *p)
 {
-    RCache *c = (RCache *)b;
     (void)p;
-    rc_ingress(c);
-    rc_egress(c);
+    rc_pump((RCache *)b);
 }
 
 static void rc_stats(Block *b)

@@ -9,7 +9,9 @@
 #           and cu, 30 % of the lines rewritten per kernel, 3 kernels of 100 us;
 #   posted: whole-line (64 B) accesses to every GPU's first 16 KiB, 10 % of them posted
 #           writes, 32 outstanding, 4 kernels of 300 accesses (a read must see the
-#           cu's own earlier posted write of the same bytes).
+#           cu's own earlier posted write of the same bytes);
+#   tight:  1-slot buffers on every port and 32 writes of 4 B outstanding per cu to
+#           every GPU's memory (flow control and wake-ups at their tightest).
 # Each run must exit 0: no wrong data (the cus' check), no model-error counter, and
 # every request answered (unanswered_errors, which counts requests still waiting
 # when the simulation ran out of events: a deadlock or a lost transaction).
@@ -30,13 +32,19 @@ POSTED="--set gpu*.cu[*].pattern=uniform --set gpu*.cu[*].target=all
     --set gpu*.cu[*].size=64 --set gpu*.cu[*].footprint=16KiB
     --set gpu*.cu[*].outstanding=32 --set gpu*.cu[*].posted=true
     --set gpu*.cu[*].kernels=4 --set gpu*.cu[*].kernel_time=0ns"
+TIGHT="--set gpu*.cu[*].pattern=uniform --set gpu*.cu[*].target=all
+    --set gpu*.cu[*].count=100 --set gpu*.cu[*].write_frac=1
+    --set gpu*.cu[*].size=4 --set gpu*.cu[*].footprint=1MiB
+    --set gpu*.cu[*].outstanding=32 --set *.buffer=1
+    --set gpu*.cu[*].kernels=2 --set gpu*.cu[*].kernel_time=0ns"
 for m in baseline dualopt finepack rec hmg dir-baseline carve; do
     for n in 4 8 16; do
-        for v in remote shared posted; do
+        for v in remote shared posted tight; do
             case $v in
             remote) sets=$REMOTE ;;
             shared) sets=$SHARED ;;
-            *) sets=$POSTED ;;
+            posted) sets=$POSTED ;;
+            *) sets=$TIGHT ;;
             esac
             runs=$((runs + 1))
             # shellcheck disable=SC2086
