@@ -27,7 +27,7 @@ static bool l2_fits(const L2 *c, const Txn *t)
     return t->len > 0 && (t->addr & (c->line - 1)) + t->len <= c->line;
 }
 
-static void *l2_grow(void *p, size_t *cap, size_t elem, const char *who)
+void *l2_grow(void *p, size_t *cap, size_t elem, const char *who)
 {
     size_t n = *cap ? 2 * *cap : 8;
     void *q = realloc(p, n * elem);

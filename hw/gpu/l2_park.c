@@ -11,7 +11,6 @@
  * passing through go on). After every step of the L2 the parked list is replayed in
  * order: an entry proceeds when no earlier parked entry overlaps its lines, its
  * lines have no fill in flight, and the output it needs has room. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "hw/gpu/l2_priv.h"
@@ -44,14 +43,7 @@ bool l2_park_needed(L2 *c, const Txn *t)
 void l2_park(L2 *c, Txn *t)
 {
     if (c->npark == c->cappark) {
-        size_t n = c->cappark ? 2 * c->cappark : 8;
-        Txn **p = realloc(c->park, n * sizeof *p);
-        if (!p) {
-            fprintf(stderr, "mgtlm: %s: out of host memory\n", c->base.name);
-            abort();
-        }
-        c->park = p;
-        c->cappark = n;
+        c->park = l2_grow(c->park, &c->cappark, sizeof *c->park, c->base.name);
     }
     c->park[c->npark++] = t;
     (*c->parked)++;

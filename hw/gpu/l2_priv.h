@@ -62,6 +62,9 @@ bool l2_remote_conflict(L2 *c, const Txn *t);
 bool l2_fill_done(L2 *c, Txn *resp);
 /* Drops the lines overlapping the invalidate t (consumed). */
 void l2_invalidate(L2 *c, Txn *t);
+/* realloc of an array of *cap elements to twice as many (8 at first); updates *cap.
+ * Aborts with a message naming who when host memory is out. */
+void *l2_grow(void *p, size_t *cap, size_t elem, const char *who);
 /* True if the line of addr is local to this GPU. */
 bool l2_is_local(const L2 *c, uint64_t addr);
 void l2_fills_free(L2 *c);
