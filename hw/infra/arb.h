@@ -46,6 +46,9 @@ typedef struct Arb {
     bool *blocked;     /* per output: refused, waiting for on_free */
     int *head;         /* per input: route of its head, or ARB_EMPTY / ARB_UNKNOWN */
     uint32_t *wanted;  /* per output: eligible heads routed to it (scratch) */
+    uint32_t words;    /* 64-bit words of each bitmap below */
+    uint64_t *busy;    /* inputs whose head is not known to be ARB_EMPTY */
+    uint64_t *want;    /* outputs with wanted > 0 (scratch) */
     uint64_t **sent;   /* per output: counter of forwarded transactions (borrowed) */
     SimEvent ev;
 } Arb;
