@@ -23,27 +23,35 @@ bool l2a_init(L2Array *a, uint64_t size, uint32_t ways, uint32_t line, char *msg
     a->ways = ways;
     a->line = line;
     a->l = calloc((size_t)a->sets * ways, sizeof *a->l);
+    a->tag = malloc((size_t)a->sets * ways * sizeof *a->tag);
     a->data = calloc((size_t)a->sets * ways, line);
-    if (!a->l || !a->data) {
+    if (!a->l || !a->tag || !a->data) {
         l2a_free(a);
         snprintf(msg, msg_len, "out of host memory for a %llu-byte cache",
                  (unsigned long long)size);
         return false;
     }
+    l2a_clear(a);
     return true;
 }
 
 void l2a_free(L2Array *a)
 {
     free(a->l);
+    free(a->tag);
     free(a->data);
     a->l = NULL;
+    a->tag = NULL;
     a->data = NULL;
 }
 
 void l2a_clear(L2Array *a)
 {
-    memset(a->l, 0, (size_t)a->sets * a->ways * sizeof *a->l);
+    size_t n = (size_t)a->sets * a->ways;
+    memset(a->l, 0, n * sizeof *a->l);
+    for (size_t i = 0; i < n; i++) {
+        a->tag[i] = L2A_NO_TAG;
+    }
     a->clock = 0;
 }
 
@@ -55,12 +63,26 @@ static size_t l2a_set(const L2Array *a, uint64_t line_addr)
 long l2a_find(const L2Array *a, uint64_t line_addr)
 {
     size_t base = l2a_set(a, line_addr) * a->ways;
+    const uint64_t *tag = a->tag + base;
     for (size_t w = 0; w < a->ways; w++) {
-        if (a->l[base + w].valid && a->l[base + w].addr == line_addr) {
+        if (tag[w] == line_addr) {
             return (long)(base + w);
         }
     }
     return -1;
+}
+
+void l2a_fill(L2Array *a, size_t i, uint64_t line_addr)
+{
+    a->l[i] = (L2Line){.addr = line_addr, .valid = true};
+    a->tag[i] = line_addr;
+    l2a_touch(a, i);
+}
+
+void l2a_drop(L2Array *a, size_t i)
+{
+    a->l[i].valid = false;
+    a->tag[i] = L2A_NO_TAG;
 }
 
 size_t l2a_victim(const L2Array *a, uint64_t line_addr)

@@ -1,6 +1,9 @@
 /* The tag/data array of the L2: set-associative, LRU, per-byte valid and dirty
  * masks (lines up to L2A_MAX_LINE bytes). Pure data structure, no simulation kernel,
- * so unit tests drive it directly. Set index = (line address / line) mod sets. */
+ * so unit tests drive it directly. Set index = (line address / line) mod sets.
+ * A compact copy of the tags (`tag`: the address of a valid way, L2A_NO_TAG for an
+ * invalid one) makes a lookup read one 8-byte word per way instead of the whole line
+ * record: change a way's address or validity only through l2a_fill and l2a_drop. */
 #ifndef MGTLM_HW_GPU_L2_ARRAY_H
 #define MGTLM_HW_GPU_L2_ARRAY_H
 
@@ -19,9 +22,13 @@ typedef struct L2Line {
     uint64_t dmask[L2A_MASK_WORDS]; /* bytes newer than memory */
 } L2Line;
 
+/* tag[] of an invalid way (never a line address: those are multiples of line). */
+#define L2A_NO_TAG UINT64_MAX
+
 typedef struct L2Array {
     uint32_t sets, ways, line;
     L2Line *l;     /* sets x ways, owned */
+    uint64_t *tag; /* sets x ways: l[i].addr if l[i].valid, else L2A_NO_TAG; owned */
     uint8_t *data; /* sets x ways x line bytes, owned */
     uint64_t clock;
 } L2Array;
@@ -37,6 +44,10 @@ long l2a_find(const L2Array *a, uint64_t line_addr);
 /* The way line_addr would replace: the lowest invalid way of its set, else the least
  * recently used one. */
 size_t l2a_victim(const L2Array *a, uint64_t line_addr);
+/* Way i now holds line_addr: valid, masks clear, most recently used. */
+void l2a_fill(L2Array *a, size_t i, uint64_t line_addr);
+/* Way i no longer holds a line. */
+void l2a_drop(L2Array *a, size_t i);
 /* Marks way i most recently used. */
 void l2a_touch(L2Array *a, size_t i);
 /* The line bytes of way i (borrowed). */

@@ -143,7 +143,7 @@ static void l2_writeback(L2 *c, size_t i)
 static void l2_drop(L2 *c, size_t i)
 {
     l2_writeback(c, i);
-    c->a.l[i].valid = false;
+    l2a_drop(&c->a, i);
 }
 
 /* A way for line, evicting (and writing back) its victim. */
@@ -158,8 +158,7 @@ static size_t l2_alloc(L2 *c, uint64_t line)
         }
         l2_drop(c, i);
     }
-    *l = (L2Line){.addr = line, .valid = true};
-    l2a_touch(&c->a, i);
+    l2a_fill(&c->a, i, line);
     return i;
 }
 

@@ -27,9 +27,7 @@ static void test_lru(void)
     for (int k = 0; k < 2; k++) {
         size_t v = l2a_victim(&a, lines[k]);
         CHECK_EQ_U64(v, (size_t)k);
-        a.l[v].addr = lines[k];
-        a.l[v].valid = true;
-        l2a_touch(&a, v);
+        l2a_fill(&a, v, lines[k]);
     }
     CHECK_EQ_U64(l2a_find(&a, 0x80), 1);
     CHECK(l2a_find(&a, 0x40) < 0);
@@ -37,6 +35,13 @@ static void test_lru(void)
     CHECK_EQ_U64(l2a_victim(&a, 0x100), 0);
     l2a_touch(&a, 0);
     CHECK_EQ_U64(l2a_victim(&a, 0x100), 1);
+    /* a dropped way is found no more and is the next victim of its set */
+    l2a_drop(&a, 0);
+    CHECK(l2a_find(&a, 0x0) < 0);
+    CHECK_EQ_U64(l2a_find(&a, 0x80), 1);
+    CHECK_EQ_U64(l2a_victim(&a, 0x100), 0);
+    l2a_clear(&a);
+    CHECK(l2a_find(&a, 0x80) < 0);
     l2a_free(&a);
 }
 
