@@ -1,5 +1,5 @@
-/* Ports: bounded receive buffers, credit-based sends with latency, on_free callbacks
- * for refused senders, answers never refused (the ring grows for them), and the
+/* Ports: receive buffers (TxnFifo) bounded by credits, credit-based sends with
+ * latency, on_free callbacks for refused senders, answers never refused, and the
  * recording hook (see port.h). */
 #include "port.h"
 
@@ -15,28 +15,15 @@ bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t
     p->owner = owner;
     p->index = index;
     p->cap = cap ? cap : 1;
-    p->size = p->cap;
     p->name = strdup(name);
-    p->buf = calloc(p->size, sizeof *p->buf);
-    if (!p->name || !p->buf) {
-        free(p->name);
-        free(p->buf);
-        p->name = NULL;
-        p->buf = NULL;
-        return false;
-    }
-    return true;
+    return p->name != NULL;
 }
 
 void port_destroy(Port *p)
 {
     p->peer_waiting = false;
-    while (p->buf && p->count > 0) {
-        txn_unref(port_take(p));
-    }
-    free(p->buf);
+    txn_fifo_free(&p->buf);
     free(p->name);
-    p->buf = NULL;
     p->name = NULL;
 }
 
@@ -66,30 +53,11 @@ bool port_can_send(Port *p)
     if (!q) {
         return false;
     }
-    if (q->count + q->inflight < q->cap) {
+    if (q->buf.count + q->inflight < q->cap) {
         return true;
     }
     q->peer_waiting = true;
     return false;
-}
-
-/* Doubles q's ring (keeping its order from the head). Aborts when memory is out. */
-static void port_grow(Port *q)
-{
-    uint32_t size = q->size * 2;
-    Txn **buf = calloc(size, sizeof *buf);
-    if (!buf || size < q->size) {
-        fprintf(stderr, "mgtlm: %s: out of host memory for its receive buffer\n",
-                q->name);
-        abort();
-    }
-    for (uint32_t i = 0; i < q->count; i++) {
-        buf[i] = q->buf[(q->head + i) % q->size];
-    }
-    free(q->buf);
-    q->buf = buf;
-    q->head = 0;
-    q->size = size;
 }
 
 static void port_arrive(void *subject, void *obj)
@@ -97,8 +65,7 @@ static void port_arrive(void *subject, void *obj)
     Port *q = subject;
     Txn *t = obj;
     q->inflight--;
-    q->buf[(q->head + q->count) % q->size] = t;
-    q->count++;
+    txn_fifo_push(&q->buf, t);
     q->n_recv++;
     if (q->trace) {
         q->trace->record(q->trace, q, "recv", t);
@@ -115,14 +82,10 @@ bool port_send_after(Port *p, Txn *t, SimTime extra)
         fprintf(stderr, "mgtlm: internal error: send on unconnected port %s\n", p->name);
         abort();
     }
-    if (q->count + q->inflight >= q->cap) {
-        if (q->bounded_answers || !txn_always_accepted(t)) {
-            q->peer_waiting = true;
-            return false;
-        }
-        if (q->count + q->inflight >= q->size) {
-            port_grow(q);
-        }
+    if (q->buf.count + q->inflight >= q->cap &&
+        (q->bounded_answers || !txn_always_accepted(t))) {
+        q->peer_waiting = true;
+        return false;
     }
     q->inflight++;
     p->n_sent++;
@@ -140,7 +103,7 @@ bool port_send(Port *p, Txn *t)
 
 Txn *port_peek(const Port *p)
 {
-    return p->count ? p->buf[p->head] : NULL;
+    return txn_fifo_peek(&p->buf);
 }
 
 static void port_notify_free(void *subject, void *obj)
@@ -154,13 +117,10 @@ static void port_notify_free(void *subject, void *obj)
 
 Txn *port_take(Port *p)
 {
-    if (p->count == 0) {
+    Txn *t = txn_fifo_pop(&p->buf);
+    if (t == NULL) {
         return NULL;
     }
-    Txn *t = p->buf[p->head];
-    p->buf[p->head] = NULL;
-    p->head = (p->head + 1) % p->size;
-    p->count--;
     if (p->peer_waiting && p->peer) {
         p->peer_waiting = false;
         sim_schedule(p->owner->sim, 0, SIM_PRIO_NOTIFY, port_notify_free, p->peer, NULL);
@@ -170,5 +130,5 @@ Txn *port_take(Port *p)
 
 uint32_t port_count(const Port *p)
 {
-    return p->count;
+    return (uint32_t)p->buf.count;
 }

@@ -17,8 +17,8 @@
  * never refused: a requester reserves room for the answer of every request it has
  * outstanding (PCIe's "infinite completion credits"), and an L2 always takes an
  * invalidate. They occupy slots like any transaction (requests see fewer credits)
- * and the buffer grows past cap for them (unless the port has bounded_answers: the
- * testbench sink). Decision: with one FIFO per port for every
+ * and the buffer (a growable TxnFifo) holds more than cap for them (unless the port
+ * has bounded_answers: the testbench sink). Decision: with one FIFO per port for every
  * class, a refused response could wait for a request that waits for that response's
  * slot (a protocol deadlock that small buffers or many outstanding requests reach);
  * since every request is eventually consumed by a block that needs only answer
@@ -35,6 +35,7 @@
 #include "error.h"
 #include "sim.h"
 #include "txn.h"
+#include "txn_fifo.h"
 
 typedef struct Block Block;
 typedef struct Port Port;
@@ -51,13 +52,10 @@ struct Port {
     uint32_t index;       /* position in owner->ports */
     Port *peer;           /* NULL while unbound */
     SimTime latency;      /* connection latency (both directions) */
-    Txn **buf;            /* ring buffer of size slots, owned */
+    TxnFifo buf;          /* the receive buffer (owns its transactions) */
     uint32_t cap;         /* credits: slots for transactions that can be refused */
-    uint32_t size;        /* slots allocated (>= cap; grows for answer-class ones) */
     bool bounded_answers; /* refuse answers too when full (PortDef.bounded_answers) */
-    uint32_t head;
-    uint32_t count;    /* transactions in the buffer */
-    uint32_t inflight; /* transactions on their way here (slots reserved) */
+    uint32_t inflight;    /* transactions on their way here (slots reserved) */
     bool peer_waiting; /* the peer was refused: notify it when a slot frees */
     TraceSink *trace;  /* NULL = not recorded */
     void *trace_ctx;   /* the sink's per-port data */

@@ -1,4 +1,6 @@
-/* TxnFifo: a ring of transaction pointers that doubles when full (see txn_fifo.h). */
+/* TxnFifo: a ring of transaction pointers that doubles when full (see txn_fifo.h).
+ * Its capacity is a power of two (16, then doubled), so positions wrap with a mask:
+ * ports push and pop through it on every transaction. */
 #include "txn_fifo.h"
 
 #include <stdio.h>
@@ -13,7 +15,7 @@ static void txn_fifo_grow(TxnFifo *f)
         abort();
     }
     for (size_t i = 0; i < f->count; i++) {
-        slot[i] = f->slot[(f->head + i) % f->cap];
+        slot[i] = f->slot[(f->head + i) & (f->cap - 1)];
     }
     free(f->slot);
     f->slot = slot;
@@ -26,7 +28,7 @@ void txn_fifo_push(TxnFifo *f, Txn *t)
     if (f->count == f->cap) {
         txn_fifo_grow(f);
     }
-    f->slot[(f->head + f->count) % f->cap] = t;
+    f->slot[(f->head + f->count) & (f->cap - 1)] = t;
     f->count++;
 }
 
@@ -41,7 +43,7 @@ Txn *txn_fifo_pop(TxnFifo *f)
         return NULL;
     }
     Txn *t = f->slot[f->head];
-    f->head = (f->head + 1) % f->cap;
+    f->head = (f->head + 1) & (f->cap - 1);
     f->count--;
     return t;
 }

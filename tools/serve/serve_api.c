@@ -241,7 +241,7 @@ static json_t *ports_json(const Platform *p)
                                                "peer", q->peer ? q->peer->name : NULL,
                                                "sent", (json_int_t)q->n_sent, "recv",
                                                (json_int_t)q->n_recv, "queued",
-                                               (json_int_t)q->count));
+                                               (json_int_t)port_count(q)));
         }
     }
     return a;
