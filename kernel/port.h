@@ -56,9 +56,9 @@ struct Port {
     uint32_t cap;         /* credits: slots for transactions that can be refused */
     bool bounded_answers; /* refuse answers too when full (PortDef.bounded_answers) */
     uint32_t inflight;    /* transactions on their way here (slots reserved) */
-    bool peer_waiting; /* the peer was refused: notify it when a slot frees */
-    TraceSink *trace;  /* NULL = not recorded */
-    void *trace_ctx;   /* the sink's per-port data */
+    bool peer_waiting;    /* the peer was refused: notify it when a slot frees */
+    TraceSink *trace;     /* NULL = not recorded */
+    void *trace_ctx;      /* the sink's per-port data */
     uint64_t n_sent;
     uint64_t n_recv;
 };
