@@ -101,7 +101,7 @@ bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
     for (size_t i = 0; i < TOP_N; i++) {
         const ParamDef *p = &platform_top_params[i];
         w[i] = platform_top_pick(doc, doc_set, a, p->key);
-        if (w[i].set && !allow_gpus && strcmp(p->key, "gpus") == 0) {
+        if (w[i].set && !allow_gpus && i == PLATFORM_TOP_GPUS) {
             sim_error_set(err, "a flat dump is already expanded for its GPUs; set gpus "
                                "on the platform file it was dumped from");
             return platform_top_blame(ld, &w[i], a, p->key, err);

@@ -12,12 +12,12 @@ bool l2_is_local(const L2 *c, uint64_t addr)
     return addr >= c->lo && addr < c->hi;
 }
 
-static uint64_t l2_line_of(const L2 *c, uint64_t addr)
+uint64_t l2_line_of(const L2 *c, uint64_t addr)
 {
     return addr & ~(c->line - 1);
 }
 
-static uint64_t l2_end(const Txn *t)
+uint64_t l2_end(const Txn *t)
 {
     return t->addr + (t->len ? t->len : 1);
 }

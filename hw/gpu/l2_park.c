@@ -18,10 +18,8 @@
 /* True if the line-aligned ranges of a and b intersect. */
 static bool l2_park_overlap(const L2 *c, const Txn *a, const Txn *b)
 {
-    uint64_t mask = ~(c->line - 1);
-    uint64_t a0 = a->addr & mask, a1 = (a->addr + (a->len ? a->len : 1) - 1) & mask;
-    uint64_t b0 = b->addr & mask, b1 = (b->addr + (b->len ? b->len : 1) - 1) & mask;
-    return a0 <= b1 && b0 <= a1;
+    return l2_line_of(c, a->addr) <= l2_line_of(c, l2_end(b) - 1) &&
+           l2_line_of(c, b->addr) <= l2_line_of(c, l2_end(a) - 1);
 }
 
 /* True if one of the first n parked entries overlaps t's lines. */
