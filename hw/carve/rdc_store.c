@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/infra/fill.h"
+#include "hw/lib/fill.h"
 
 #define RDC_STORE_MIN_CAP 64
 

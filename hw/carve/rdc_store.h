@@ -2,7 +2,7 @@
  *
  * The cache has `sets` lines of `line` bytes; line number n (= addr / line) maps to
  * set n mod sets (index "modulo"), or with index "hash" to set fill_mix(n) mod sets
- * (the splitmix64 finaliser of hw/infra/fill.h: regions at the same offset of every
+ * (the splitmix64 finaliser of hw/lib/fill.h: regions at the same offset of every
  * GPU's power-of-two range then no longer map onto the same sets). The full line
  * number is the tag, so the index function changes conflicts only.
  *

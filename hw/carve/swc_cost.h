@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "hw/infra/wire.h"
+#include "hw/lib/wire.h"
 #include "kernel/simtime.h"
 
 /* Time to stream `bytes` through a resource of `bandwidth` bytes/s (>= 1). */

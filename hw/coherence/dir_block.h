@@ -6,7 +6,7 @@
 #define MGTLM_HW_COHERENCE_DIR_BLOCK_H
 
 #include "hw/coherence/dir_core.h"
-#include "hw/gpu/outq.h"
+#include "hw/lib/outq.h"
 #include "kernel/block.h"
 
 typedef struct DirBlock {

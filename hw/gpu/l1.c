@@ -6,7 +6,7 @@
  * kernel_begin; the SCBU registers [start, end) = this GPU's memory range; an MSHR of
  * `mshr` (32) entries with word masks (mshr.h); a mode register set by TXN_MODE
  * transactions from the decision engine (port `decision`, hint = mode as in
- * hw/rdma/dualopt_mode.h); one TXN_MONITOR record per read or write on port
+ * hw/dualopt/dualopt_mode.h); one TXN_MONITOR record per read or write on port
  * `monitor` until a mode arrives (hint bits in dualopt_monitor.h).
  * Not modelled: banks and tag/data array ports (any number of lookups per cycle), the
  * scalar L1, coherence beyond kernel_begin invalidation, replacement other than LRU.
@@ -39,11 +39,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/gpu/dualopt_monitor.h"
+#include "hw/dualopt/dualopt_monitor.h"
 #include "hw/gpu/mshr.h"
-#include "hw/gpu/outq.h"
-#include "hw/gpu/scbu.h"
-#include "hw/rdma/dualopt_mode.h"
+#include "hw/lib/outq.h"
+#include "hw/dualopt/scbu.h"
+#include "hw/dualopt/dualopt_mode.h"
 #include "kernel/block.h"
 
 #define L1_QUEUE_LIMIT 64

@@ -4,7 +4,7 @@
 #define MGTLM_HW_GPU_L2_PRIV_H
 
 #include "hw/gpu/l2_array.h"
-#include "hw/gpu/outq.h"
+#include "hw/lib/outq.h"
 #include "kernel/block.h"
 
 enum { L2_INSERT_TWICE, L2_INSERT_ONCE, L2_INSERT_AUTO };

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 #include "kernel/units.h"
 
 static const char *const stim_keys[] = {

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/platform.h"
-#include "kernel/trace.h"
+#include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 
 typedef struct CliLog {
     const char *dir; /* NULL = no log; borrowed from argv */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "kernel/params.h"
+#include "kernel/platform/params.h"
 #include "kernel/registry.h"
 
 static void blocks_usage(FILE *f)

@@ -10,7 +10,7 @@
 
 #include "cli_set.h"
 #include "commands.h"
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 
 static void cost_usage(FILE *f)
 {

@@ -11,7 +11,7 @@
 #include "cli_log.h"
 #include "cli_set.h"
 #include "commands.h"
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 #include "kernel/units.h"
 #include "summary.h"
 #include "workload.h"

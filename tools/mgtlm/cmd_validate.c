@@ -9,7 +9,7 @@
 
 #include "cli_set.h"
 #include "commands.h"
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 
 static void validate_usage(FILE *f)
 {

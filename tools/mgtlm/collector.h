@@ -1,13 +1,13 @@
 /* The testbench collector: a trace sink that keeps the records of the observed ports
  * in memory, in event order, for comparison with a golden vector. (Testbench runs are
- * short; full runs use the streaming logs of kernel/trace.h instead.) */
+ * short; full runs use the streaming logs of kernel/trace/trace.h instead.) */
 #ifndef MGTLM_COLLECTOR_H
 #define MGTLM_COLLECTOR_H
 
 #include <jansson.h>
 
-#include "kernel/platform.h"
-#include "kernel/trace.h"
+#include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 
 typedef struct Collector {
     TraceSink sink;  /* attached to every observed port */

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "kernel/json_util.h"
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 #include "kernel/txn.h"
 
 typedef enum FieldKind {

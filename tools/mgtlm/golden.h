@@ -1,5 +1,5 @@
 /* Golden vectors: JSON Lines files of expected records (the log record schema of
- * kernel/trace.h) and their comparison with observed records.
+ * kernel/trace/trace.h) and their comparison with observed records.
  *
  * Only the fields present in a golden record are compared. Hex-number fields (addr,
  * be, mask, sharers) compare numerically, data byte-wise and case-insensitively;

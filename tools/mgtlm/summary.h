@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 
 /* Prints, per block type, the totals over all instances of each counter, and the
  * count-weighted mean of each histogram. */

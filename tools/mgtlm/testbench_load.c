@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/json_file.h"
+#include "kernel/platform/json_file.h"
 #include "kernel/json_util.h"
 #include "kernel/units.h"
 #include "testbench_priv.h"

@@ -7,8 +7,8 @@
 
 #include "collector.h"
 #include "golden.h"
-#include "kernel/platform.h"
-#include "kernel/trace.h"
+#include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 #include "testbench.h"
 
 typedef struct Tb {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the memory fill pattern "hash" (hw/infra/fill.h).
+"""Independent reference for the memory fill pattern "hash" (hw/lib/fill.h).
 
 The byte at physical address a is the low 8 bits of mix(a), where mix is the
 splitmix64 output function:

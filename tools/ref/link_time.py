@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for link timing (hw/infra/link.c, SPEC.md 2.4).
+"""Independent reference for link timing (hw/fabric/link.c, SPEC.md 2.4).
 
 For packets entering one direction of a link, computes when each is taken, its
 wire bytes and its arrival time at the far end, using only the rules written in

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "kernel/block.h"
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 
 /* What a listener did with a transaction that arrived at the endpoint. */
 typedef enum EndpointVerdict {

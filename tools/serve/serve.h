@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 
 #define SERVE_MAX_ATTACH 16
 #define SERVE_MAX_PCIE 8

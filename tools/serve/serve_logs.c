@@ -16,7 +16,7 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 #include "serve_api.h"
 #include "serve_http.h"
 

@@ -1,5 +1,5 @@
 /* The IMST table of SPEC.md 4.3, all 16 cells, written out independently here. */
-#include "hw/coherence/imst_table.h"
+#include "hw/carve/imst_table.h"
 #include "tests/unit/harness.h"
 
 typedef struct Cell {

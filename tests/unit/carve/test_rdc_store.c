@@ -1,7 +1,7 @@
 /* RDC sparse store: direct mapping, tags, epochs, invalidation, conflict replacement,
  * clearing, and host memory growing with the sets touched, not with the size. */
 #include "hw/carve/rdc_store.h"
-#include "hw/infra/fill.h"
+#include "hw/lib/fill.h"
 #include "tests/unit/harness.h"
 
 static void fill_pattern(uint8_t *buf, uint8_t v)

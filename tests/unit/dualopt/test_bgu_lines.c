@@ -1,5 +1,5 @@
 /* BGU mask generation (SPEC.md 1.1): example B1, ORing, line crossing, order. */
-#include "hw/gpu/bgu.h"
+#include "hw/dualopt/bgu.h"
 #include "tests/unit/harness.h"
 
 static void test_b1(void)

@@ -1,5 +1,5 @@
 /* SCBU registers (SPEC.md 1.2): example S1 and the range edges. */
-#include "hw/gpu/scbu.h"
+#include "hw/dualopt/scbu.h"
 #include "tests/unit/harness.h"
 
 #define GIB4 0x100000000ULL

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/platform.h"
+#include "kernel/platform/platform.h"
 #include "tests/unit/harness.h"
 
 /* Changes into the data folder given as argv[1] (file names in messages are then

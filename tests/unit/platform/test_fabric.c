@@ -1,4 +1,4 @@
-/* Covers kernel/platform_fabric.c.
+/* Covers kernel/platform/platform_fabric.c.
  * Fabric expansion for 4 GPUs: generated switch and link instances, their computed
  * "ports" and "routes", the merged user params, and the wires in order. Expected
  * routing tables worked out by hand from the rules in docs/platform-format.md:

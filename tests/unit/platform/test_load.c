@@ -1,4 +1,4 @@
-/* Covers kernel/platform_source.c, platform_template.c, platform_top.c,
+/* Covers kernel/platform/platform_source.c, platform_template.c, platform_top.c,
  * platform_blocks.c, platform_set.c, platform_wires.c, platform_names.c,
  * platform_check.c, platform_fail.c, platform_index.c, json_file.c, json_merge.c and
  * json_util.c through platform_load().
@@ -6,7 +6,7 @@
  * that wrote a bad value), expansion order and names, set globs from the file and the
  * command line, top-level blocks, inline documents and extra sets. Expected values are
  * read off the data files by hand (tests/unit/platform/data). */
-#include "kernel/platform_priv.h"
+#include "kernel/platform/platform_priv.h"
 #include "support.h"
 
 /* sub/child.json extends sub/mid.json extends base.json. */

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "kernel/params.h"
+#include "kernel/platform/params.h"
 #include "tests/unit/harness.h"
 
 typedef struct Fake {

@@ -3,7 +3,7 @@
  * parameters, no type redefining the common "buffer". */
 #include <stdlib.h>
 
-#include "kernel/params.h"
+#include "kernel/platform/params.h"
 #include "kernel/registry.h"
 #include "tests/unit/harness.h"
 

@@ -1,5 +1,5 @@
 /* Glob matching of port names: '*', '?', literal brackets of array ports, classes. */
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 #include "tests/unit/harness.h"
 
 static void test_plain(void)

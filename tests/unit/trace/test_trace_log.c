@@ -1,4 +1,4 @@
-/* Covers kernel/trace_log.c, trace_jsonl.c, trace_perfetto.c, trace_vcd.c and
+/* Covers kernel/trace/trace_log.c, trace_jsonl.c, trace_perfetto.c, trace_vcd.c and
  * trace_fanout.c.
  * Trace log writers and fan-out: JSONL files per port (content and empty files for
  * idle ports), the Perfetto trace parses as JSON with the expected tracks and events,
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "kernel/block.h"
-#include "kernel/platform.h"
-#include "kernel/trace.h"
+#include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 #include "tests/unit/harness.h"
 
 static char tmpdir[] = "/tmp/mgtlm-trace-XXXXXX";

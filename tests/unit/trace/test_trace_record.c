@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "kernel/sim.h"
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 #include "kernel/txn.h"
 #include "tests/unit/harness.h"
 

@@ -1,0 +1,47 @@
+/* Initial memory content, shared by the memory block (what it holds before a byte is
+ * written) and the cu block (what it expects to read back). Pure functions, no state.
+ *
+ * FILL_ZERO: every byte is 0.
+ * FILL_HASH: the byte at physical address a is the low 8 bits of fill_mix(a), a fixed
+ * 64-bit mixing function (the splitmix64 finaliser applied to a). Every byte of every
+ * GPU's memory has a distinct-looking, address-dependent value, so a read that returns
+ * the bytes of a wrong address is caught. tools/ref/fill_hash.py computes the same
+ * values independently for golden vectors. */
+#ifndef MGTLM_HW_LIB_FILL_H
+#define MGTLM_HW_LIB_FILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum FillKind { FILL_ZERO, FILL_HASH } FillKind;
+
+/* Choices for a PT_ENUM "fill" parameter, in FillKind order (NULL-terminated). */
+#define FILL_CHOICES                                                                     \
+    {                                                                                    \
+        "zero", "hash", NULL                                                             \
+    }
+
+static inline uint64_t fill_mix(uint64_t a)
+{
+    a ^= a >> 30;
+    a *= 0xbf58476d1ce4e5b9ULL;
+    a ^= a >> 27;
+    a *= 0x94d049bb133111ebULL;
+    a ^= a >> 31;
+    return a;
+}
+
+static inline uint8_t fill_byte(FillKind kind, uint64_t addr)
+{
+    return kind == FILL_HASH ? (uint8_t)fill_mix(addr) : 0;
+}
+
+/* Writes the initial content of [addr, addr + len) into out. */
+static inline void fill_bytes(FillKind kind, uint64_t addr, uint8_t *out, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        out[i] = fill_byte(kind, addr + i);
+    }
+}
+
+#endif

@@ -1,0 +1,128 @@
+/* Id map (see idmap.h): linear probing, grown at half load, deletion by backward
+ * shift (no tombstones, so a long run never degrades the table). Slots are hashed
+ * with fill_mix, the fixed 64-bit mixer of fill.h. */
+#include "hw/lib/idmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hw/lib/fill.h"
+
+#define IDMAP_MIN_CAP 16
+
+void idmap_init(IdMap *m)
+{
+    m->slots = NULL;
+    m->cap = 0;
+    m->count = 0;
+}
+
+void idmap_destroy(IdMap *m)
+{
+    free(m->slots);
+    idmap_init(m);
+}
+
+static size_t idmap_home(uint64_t key, size_t cap)
+{
+    return (size_t)(fill_mix(key) & (cap - 1));
+}
+
+static void idmap_place(IdMapSlot *slots, size_t cap, uint64_t key, uint64_t value)
+{
+    size_t i = idmap_home(key, cap);
+    while (slots[i].used) {
+        i = (i + 1) & (cap - 1);
+    }
+    slots[i].key = key;
+    slots[i].value = value;
+    slots[i].used = true;
+}
+
+static void idmap_grow(IdMap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : IDMAP_MIN_CAP;
+    IdMapSlot *slots = calloc(cap, sizeof *slots);
+    if (!slots) {
+        fprintf(stderr, "mgtlm: out of host memory in an id map\n");
+        abort();
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->slots[i].used) {
+            idmap_place(slots, cap, m->slots[i].key, m->slots[i].value);
+        }
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+}
+
+static IdMapSlot *idmap_lookup(const IdMap *m, uint64_t key)
+{
+    if (m->cap == 0) {
+        return NULL;
+    }
+    size_t i = idmap_home(key, m->cap);
+    while (m->slots[i].used) {
+        if (m->slots[i].key == key) {
+            return &m->slots[i];
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+bool idmap_insert(IdMap *m, uint64_t key, uint64_t value)
+{
+    if (idmap_lookup(m, key)) {
+        return false;
+    }
+    if (2 * (m->count + 1) > m->cap) {
+        idmap_grow(m);
+    }
+    idmap_place(m->slots, m->cap, key, value);
+    m->count++;
+    return true;
+}
+
+bool idmap_get(const IdMap *m, uint64_t key, uint64_t *value)
+{
+    const IdMapSlot *s = idmap_lookup(m, key);
+    if (!s) {
+        return false;
+    }
+    if (value) {
+        *value = s->value;
+    }
+    return true;
+}
+
+bool idmap_remove(IdMap *m, uint64_t key, uint64_t *value)
+{
+    IdMapSlot *s = idmap_lookup(m, key);
+    if (!s) {
+        return false;
+    }
+    if (value) {
+        *value = s->value;
+    }
+    size_t mask = m->cap - 1;
+    size_t hole = (size_t)(s - m->slots);
+    size_t i = hole;
+    for (;;) {
+        i = (i + 1) & mask;
+        if (!m->slots[i].used) {
+            break;
+        }
+        size_t home = idmap_home(m->slots[i].key, m->cap);
+        /* Move slot i into the hole unless its home lies cyclically in (hole, i]. */
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (!stays) {
+            m->slots[hole] = m->slots[i];
+            hole = i;
+        }
+    }
+    m->slots[hole].used = false;
+    m->count--;
+    return true;
+}

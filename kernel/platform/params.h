@@ -1,0 +1,43 @@
+/* Applying parameter tables: JSON values -> fields of a block's state struct.
+ *
+ * JSON types are strict per ParamType (see block.h): PT_U64 takes a non-negative JSON
+ * integer, PT_BOOL true/false, PT_DOUBLE any JSON number, PT_TIME/PT_BW/PT_FREQ a unit
+ * string, PT_SIZE a unit string or an integer number of bytes, PT_ENUM one of the
+ * choices (stored as the int index), PT_STRING a string (char *), PT_U64_LIST an array
+ * of non-negative integers (U64List). Bounds: min applies always, max when non-zero
+ * (U64, TIME, SIZE, BW, FREQ: the value in base units; U64_LIST: the list length);
+ * PT_DOUBLE bounds apply when dmax > dmin. A ParamDef with def == NULL is required.
+ * Messages: "0 is below minimum 1", "5000 is above maximum 4096",
+ * "unknown choice \"mru\" (choices: lru, fifo)", "expected true or false, got string". */
+#ifndef MGTLM_PARAMS_H
+#define MGTLM_PARAMS_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "kernel/block.h"
+
+/* Writes value (or the default when value is NULL) into the field of state described
+ * by d. Errors name no location; the caller prefixes file and JSON path. Apply each
+ * parameter once per state (a string or list already in the field is not freed). */
+bool params_apply(void *state, const ParamDef *d, json_t *value, const PlatformInfo *pi,
+                  SimError *err);
+/* Releases what params_apply allocated (strings, lists) in state. */
+void params_release(void *state, const ParamDef *defs, size_t n);
+/* The parameter called key in type t (including the common "buffer"), or NULL. */
+const ParamDef *params_find(const BlockType *t, const char *key);
+/* Parameter value as JSON in canonical form (for --dump). New reference. */
+json_t *params_to_json(const void *state, const ParamDef *d);
+
+/* The common "buffer" parameter every block type has (static). Its field is the
+ * uint32_t Block.buffer: apply it to a Block (or to a state struct). */
+const ParamDef *params_buffer_def(void);
+/* Short type name for documentation: "u64", "bool", "double", "time", "size",
+ * "bandwidth", "frequency", "enum", "string", "u64 list" (static). */
+const char *params_type_name(ParamType t);
+/* Formats a value in base units the way the type prints it ("30ns", "64KiB", "17");
+ * buf holds at least 32 bytes; returns buf. */
+const char *params_format_base(ParamType t, uint64_t v, char *buf);
+
+#endif
