@@ -1,4 +1,5 @@
-/* A small seeded pseudo-random generator (splitmix64) for the infrastructure blocks.
+/* A small seeded pseudo-random generator (splitmix64) for blocks that draw (cu
+ * patterns, IMST demotion).
  * Deterministic: the stream depends only on the seed. Seeds are derived from the
  * block's own seed parameter, the platform seed and the block's GPU and array index,
  * so two instances of one template draw different but reproducible streams. */

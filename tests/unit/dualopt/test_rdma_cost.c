@@ -51,7 +51,7 @@ static uint64_t cost_bits(const char *path, const char *inst, const char *sets_j
 
 static void test_rdma_cache(void)
 {
-    const char *rc1 = "testbench/dualopt-rdma/platforms/rc1.json";
+    const char *rc1 = "testbench/dualopt/platforms/rc1.json";
     CHECK_EQ_U64(cost_bits(rc1, "rc", NULL), 2728);
     /* default geometry: 24576 lines, 1536 sets (11 index bits): 31 + 4 + 128 + 512 */
     CHECK_EQ_U64(cost_bits(rc1, "rc", "{\"rc.size\": \"1.5MiB\", \"rc.ways\": 16}"),
@@ -60,7 +60,7 @@ static void test_rdma_cache(void)
 
 static void test_codec(void)
 {
-    CHECK_EQ_U64(cost_bits("testbench/dualopt-rdma/platforms/codec4.json", "codec", NULL),
+    CHECK_EQ_U64(cost_bits("testbench/dualopt/platforms/codec4.json", "codec", NULL),
                  9216);
 }
 
@@ -69,7 +69,7 @@ static void test_bad_geometry(void)
     SimError err;
     PlatformDesc d;
     json_t *sets = json_loads("{\"rc.size\": 200}", 0, NULL);
-    CHECK(platform_load("testbench/dualopt-rdma/platforms/rc1.json", sets, &d, &err));
+    CHECK(platform_load("testbench/dualopt/platforms/rc1.json", sets, &d, &err));
     json_decref(sets);
     CHECK(platform_desc_add_instance(&d, "tb.d", "driver", -1, NULL, "test", &err));
     CHECK(platform_desc_add_wire(&d, "tb.d.out", "rc.gpu", 0, "test", &err));

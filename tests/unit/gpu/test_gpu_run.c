@@ -1,4 +1,4 @@
-/* Runs of the infrastructure blocks through the platform API (working directory: the
+/* Runs of the GPU memory and fabric blocks through the platform API (working directory: the
  * source root): end-to-end data checks with many writers, every request answered
  * exactly once, the model-error counters firing when they must, and determinism. */
 #include <stdlib.h>
@@ -161,7 +161,7 @@ static void test_rdma_unmatched_response(void)
 {
     SimError err;
     PlatformDesc d;
-    CHECK(platform_load("testbench/infra/platforms/rdma1.json", NULL, &d, &err));
+    CHECK(platform_load("testbench/gpu/platforms/rdma1.json", NULL, &d, &err));
     CHECK(add_sink(&d, "g", "rdma.gpu") && add_sink(&d, "n", "rdma.net"));
     Sim *sim = sim_new();
     Platform *p = platform_build(&d, sim, &err);
