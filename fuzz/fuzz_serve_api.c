@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/blocks.h"
+#include "tools/serve/endpoint.h"
 #include "tools/serve/serve_api.h"
 
 static Server fuzz_server;
 static ServeConfig fuzz_cfg;
+static Registry *fuzz_registry; /* the hardware's types and the endpoint */
 static unsigned fuzz_inputs;
 
 static const struct {
@@ -33,13 +36,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     const char *p = getenv("MGTLM_FUZZ_PLATFORM");
+    SimError err;
+    fuzz_registry = registry_new();
+    if (!fuzz_registry || !hw_register(fuzz_registry, &err) ||
+        !endpoint_register(fuzz_registry, &err)) {
+        fprintf(stderr, "fuzz_serve_api: %s\n", fuzz_registry ? err.msg : "no memory");
+        exit(2);
+    }
+    fuzz_cfg.registry = fuzz_registry;
     fuzz_cfg.platform = p ? p : "tests/serve/mem1.json";
     snprintf(fuzz_cfg.attach[0].name, sizeof fuzz_cfg.attach[0].name, "tb.host");
     fuzz_cfg.attach[0].target = "gpu0.mem.in";
     fuzz_cfg.nattach = 1;
     fuzz_cfg.quantum = SIM_US;
     fuzz_server.cfg = &fuzz_cfg;
-    SimError err;
     if (!serve_build(&fuzz_server, &err)) {
         fprintf(stderr, "fuzz_serve_api: %s\n", err.msg);
         exit(2);

@@ -1,13 +1,38 @@
-/* The registry's list, expanded from hw/blocks.def. */
+/* The registration of the hardware models, expanded from hw/blocks.def and
+ * hw/topologies.def. */
 #include "hw/blocks.h"
 
 #define BLOCK(t) extern const BlockType t;
 #include "hw/blocks.def"
 #undef BLOCK
 
-const BlockType *const hw_block_types[] = {
+#define TOPOLOGY(t) extern const TopologyType t;
+#include "hw/topologies.def"
+#undef TOPOLOGY
+
+static const BlockType *const hw_block_types[] = {
 #define BLOCK(t) &t,
 #include "hw/blocks.def"
 #undef BLOCK
-    NULL,
 };
+
+static const TopologyType *const hw_topologies[] = {
+#define TOPOLOGY(t) &t,
+#include "hw/topologies.def"
+#undef TOPOLOGY
+};
+
+bool hw_register(Registry *r, SimError *err)
+{
+    for (size_t i = 0; i < sizeof hw_block_types / sizeof hw_block_types[0]; i++) {
+        if (!registry_add(r, hw_block_types[i], err)) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < sizeof hw_topologies / sizeof hw_topologies[0]; i++) {
+        if (!registry_add_topology(r, hw_topologies[i], err)) {
+            return false;
+        }
+    }
+    return true;
+}

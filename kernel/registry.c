@@ -1,25 +1,103 @@
-/* Block registry: lookups over the explicit list in hw/blocks.def (hw_block_types). */
+/* The registry: two growing arrays of borrowed pointers (block types, topology
+ * generators), searched linearly by name; registration order is kept. */
 #include "registry.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "hw/blocks.h"
+struct Registry {
+    const BlockType **types;
+    size_t ntypes, types_cap;
+    const TopologyType **topos;
+    size_t ntopos, topos_cap;
+};
 
-const BlockType *const *registry_types(size_t *n)
+Registry *registry_new(void)
 {
-    size_t count = 0;
-    while (hw_block_types[count]) {
-        count++;
-    }
-    *n = count;
-    return hw_block_types;
+    return calloc(1, sizeof(Registry));
 }
 
-const BlockType *registry_find(const char *name)
+void registry_free(Registry *r)
 {
-    for (size_t i = 0; hw_block_types[i]; i++) {
-        if (strcmp(hw_block_types[i]->name, name) == 0) {
-            return hw_block_types[i];
+    if (r) {
+        free(r->types);
+        free(r->topos);
+        free(r);
+    }
+}
+
+/* arr if it has room for one more of n elements of size elem, else a bigger copy
+ * (*cap updated); NULL on OOM (arr is then unchanged). */
+static void *registry_room(void *arr, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap) {
+        return arr;
+    }
+    size_t ncap = *cap ? *cap * 2 : 32;
+    void *bigger = realloc(arr, ncap * elem);
+    if (bigger) {
+        *cap = ncap;
+    }
+    return bigger;
+}
+
+bool registry_add(Registry *r, const BlockType *t, SimError *err)
+{
+    if (registry_find(r, t->name)) {
+        return sim_error_set(err, "block type %s is already registered", t->name);
+    }
+    const BlockType **types =
+        registry_room(r->types, r->ntypes, &r->types_cap, sizeof *types);
+    if (!types) {
+        return sim_error_set(err, "out of memory");
+    }
+    r->types = types;
+    r->types[r->ntypes++] = t;
+    return true;
+}
+
+bool registry_add_topology(Registry *r, const TopologyType *t, SimError *err)
+{
+    if (strcmp(t->name, TOPOLOGY_NONE) == 0 || registry_find_topology(r, t->name)) {
+        return sim_error_set(err, "topology %s is already registered", t->name);
+    }
+    const TopologyType **topos =
+        registry_room(r->topos, r->ntopos, &r->topos_cap, sizeof *topos);
+    if (!topos) {
+        return sim_error_set(err, "out of memory");
+    }
+    r->topos = topos;
+    r->topos[r->ntopos++] = t;
+    return true;
+}
+
+const BlockType *const *registry_types(const Registry *r, size_t *n)
+{
+    *n = r->ntypes;
+    return r->types;
+}
+
+const BlockType *registry_find(const Registry *r, const char *name)
+{
+    for (size_t i = 0; i < r->ntypes; i++) {
+        if (strcmp(r->types[i]->name, name) == 0) {
+            return r->types[i];
+        }
+    }
+    return NULL;
+}
+
+const TopologyType *const *registry_topologies(const Registry *r, size_t *n)
+{
+    *n = r->ntopos;
+    return r->topos;
+}
+
+const TopologyType *registry_find_topology(const Registry *r, const char *name)
+{
+    for (size_t i = 0; i < r->ntopos; i++) {
+        if (strcmp(r->topos[i]->name, name) == 0) {
+            return r->topos[i];
         }
     }
     return NULL;

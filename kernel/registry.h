@@ -1,14 +1,40 @@
-/* Block registry: the explicit list in hw/blocks.def, looked up by name. */
+/* The registry: the block types and topology generators a front end makes available
+ * to the platform loader. It is a value (no process-wide list): the front end creates
+ * one, fills it (hw_register for the hardware models, then its own types), and hands
+ * it to platform_load. Entries keep their registration order, which is the order
+ * `mgtlm blocks` lists them in and the order of the topology choices in messages. */
 #ifndef MGTLM_REGISTRY_H
 #define MGTLM_REGISTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "block.h"
+#include "error.h"
+#include "topology.h"
 
-/* All registered block types in list order (borrowed, static). */
-const BlockType *const *registry_types(size_t *n);
-/* The type called name, or NULL. */
-const BlockType *registry_find(const char *name);
+typedef struct Registry Registry;
+
+/* A new, empty registry (owned by the caller, free with registry_free), NULL on OOM. */
+Registry *registry_new(void);
+void registry_free(Registry *r);
+
+/* Adds a block type (borrowed: it must outlive the registry and every platform built
+ * with it). Fails on a name already registered ("block type sink is already
+ * registered"): a registered type is never replaced. */
+bool registry_add(Registry *r, const BlockType *t, SimError *err);
+/* Adds a topology generator (borrowed, like a block type). Fails on a name already
+ * registered or the reserved name "none". */
+bool registry_add_topology(Registry *r, const TopologyType *t, SimError *err);
+
+/* All block types in registration order (borrowed, valid until the next add). */
+const BlockType *const *registry_types(const Registry *r, size_t *n);
+/* The block type called name, or NULL. */
+const BlockType *registry_find(const Registry *r, const char *name);
+/* All topology generators in registration order (borrowed, valid until the next
+ * add). */
+const TopologyType *const *registry_topologies(const Registry *r, size_t *n);
+/* The topology generator called name, or NULL. */
+const TopologyType *registry_find_topology(const Registry *r, const char *name);
 
 #endif

@@ -2,7 +2,7 @@
  * switch, ring and fully connected are built from switch and link blocks).
  *
  * Modelled: table routing by destination GPU (param routes: routes[g] is the output
- * port for transactions with dst == g; the platform loader computes it for
+ * port for transactions with dst == g; the topology generators compute it for
  * fabrics), per-input FIFOs with head-of-line blocking, round-robin arbitration per
  * output, at most one transaction per output and per input per platform clock cycle,
  * a fixed traversal latency, and backpressure (rules in arb.h). Responses route like

@@ -13,29 +13,32 @@
 
 #include "kernel/block.h"
 #include "kernel/error.h"
+#include "kernel/registry.h"
 #include "kernel/sim.h"
 #include "kernel/stats.h"
 
 typedef struct PlatformIndex PlatformIndex;
 
 typedef struct PlatformInstance {
-    char *name;             /* "gpu0.cu[1]" */
-    const BlockType *type;  /* borrowed from the registry */
-    int gpu;                /* -1 outside any GPU */
-    int index;              /* -1 if not an array element */
-    json_t *params;         /* object key -> JSON value as given (owned reference) */
-    char *origin;           /* "file: /json/path" where the instance was described */
+    char *name;            /* "gpu0.cu[1]" */
+    const BlockType *type; /* borrowed from the registry */
+    int gpu;               /* -1 outside any GPU */
+    int index;             /* -1 if not an array element */
+    json_t *params;        /* object key -> JSON value as given (owned reference) */
+    char *origin;          /* "file: /json/path" where the instance was described */
 } PlatformInstance;
 
 typedef struct PlatformWire {
-    char *a, *b;     /* full port names "gpu0.xbar.cu[1]" */
+    char *a, *b; /* full port names "gpu0.xbar.cu[1]" */
     SimTime latency;
-    char *origin;    /* "file: /json/path" */
+    char *origin; /* "file: /json/path" */
 } PlatformWire;
 
 typedef struct PlatformDesc {
-    char *file;          /* the file given by the user */
-    char *name;          /* platform name */
+    const Registry *registry; /* borrowed: where instance types are looked up; it
+                                 must outlive the description and its platform */
+    char *file;               /* the file given by the user */
+    char *name;               /* platform name */
     PlatformInfo info;
     PlatformInstance *inst;
     size_t ninst, inst_cap;
@@ -44,15 +47,19 @@ typedef struct PlatformDesc {
     PlatformIndex *index; /* instance name -> position in inst (owned) */
 } PlatformDesc;
 
-/* Loads path (a platform file or a flat dump), expands it and applies `set` overrides
- * from the file and then from cli_sets (object "instance.param" -> value; may be NULL).
- * Every error names the file and JSON path. On success *out is filled (free it with
- * platform_desc_free); on failure *out is left empty. */
-bool platform_load(const char *path, json_t *cli_sets, PlatformDesc *out, SimError *err);
+/* Loads path (a platform file or a flat dump) with the block types and topology
+ * generators of r, expands it and applies `set` overrides from the file and then from
+ * cli_sets (object "instance.param" -> value; may be NULL). Every error names the file
+ * and JSON path. On success *out is filled (free it with platform_desc_free); on
+ * failure *out is left empty but for its registry. */
+bool platform_load(const Registry *r, const char *path, json_t *cli_sets,
+                   PlatformDesc *out, SimError *err);
+/* Frees what d holds and empties it, keeping its registry. */
 void platform_desc_free(PlatformDesc *d);
 
 /* Everything a load can take (platform_load is the common case). */
 typedef struct PlatformLoadArgs {
+    const Registry *registry;   /* block types and topology generators (borrowed) */
     const char *path;           /* the platform file, or the file holding inline_doc */
     json_t *inline_doc;         /* NULL: read path. Else the platform object itself
                                    (borrowed), written in path at inline_pointer; its
@@ -72,10 +79,12 @@ bool platform_load_args(const PlatformLoadArgs *a, PlatformDesc *out, SimError *
 /* The flat form as JSON (new reference). */
 json_t *platform_dump(const PlatformDesc *d);
 
-/* Adds an instance (params: borrowed, a reference is taken; NULL = no params; origin
- * copied). The index is taken from a trailing "[k]" of the name (else -1). Fails on an
- * invalid name (segments `ident` or `ident[k]` joined by '.'), a duplicate name or an
- * unknown type; messages carry no location ("duplicate instance name gpu0.mem"). */
+/* Adds an instance of the type called `type` in d->registry (params: borrowed, a
+ * reference is taken; NULL = no params; origin copied). The index is taken from a
+ * trailing "[k]" of the name (else -1). Fails on an invalid name (segments `ident` or
+ * `ident[k]` joined by '.'), a duplicate name or an unknown type; messages carry no
+ * location ("duplicate instance name gpu0.mem"). A description built by hand starts
+ * as {.registry = r}. */
 bool platform_desc_add_instance(PlatformDesc *d, const char *name, const char *type,
                                 int gpu, json_t *params, const char *origin,
                                 SimError *err);

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "platform_priv.h"
 #include "kernel/registry.h"
+#include "platform_priv.h"
 
 static const char *const platform_block_keys[] = {"type", "count", "params", "doc", NULL};
 
@@ -64,7 +64,7 @@ static bool platform_block_parse(PlatformLoad *ld, const char *key, json_t *entr
         return platform_fail(ld, path, err, "missing key \"type\"");
     }
     *type = json_string_value(t);
-    if (!registry_find(*type)) {
+    if (!registry_find(ld->desc->registry, *type)) {
         platform_path(p, sizeof p, path, "type");
         return platform_fail(ld, p, err, "unknown block type \"%s\" (see mgtlm blocks)",
                              *type);

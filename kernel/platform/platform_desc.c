@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/registry.h"
 #include "platform_index.h"
 #include "platform_priv.h"
-#include "kernel/registry.h"
 
 static bool platform_desc_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
@@ -41,7 +41,7 @@ bool platform_desc_add_instance(PlatformDesc *d, const char *name, const char *t
     if (platform_desc_find(d, name)) {
         return sim_error_set(err, "duplicate instance name %s", name);
     }
-    const BlockType *t = registry_find(type);
+    const BlockType *t = registry_find(d->registry, type);
     if (!t) {
         return sim_error_set(err, "unknown block type \"%s\" (see mgtlm blocks)", type);
     }
@@ -134,5 +134,7 @@ void platform_desc_free(PlatformDesc *d)
     free(d->file);
     free(d->name);
     platform_index_free(d->index);
+    const Registry *r = d->registry;
     memset(d, 0, sizeof *d);
+    d->registry = r;
 }

@@ -1,79 +1,155 @@
-/* The inter-GPU fabric: {"topology": T, "switch": {"params": {}}, "link":
- * {"params": {}}, "latency": "0ns", "doc": "..."}. Generated instances, wires and
- * routing tables (N = gpus, uplink U = the GPU template's "uplink" port):
- * - "none": nothing.
- * - "switch": fabric.switch (ports N); port[i] <-> gpu<i>.U; routes[d] = d.
- * - "ring" (N >= 2): fabric.sw[i] (ports 3): port[0] <-> gpu<i>.U, port[1] towards
- *   i+1, port[2] towards i-1; fabric.link[i]: sw[i].port[1] <-> link.a, link.b <->
- *   sw[i+1 mod N].port[2]. routes[d] = 0 for d = i, else 1 if the forward distance
- *   (d - i) mod N is at most the backward one, else 2 (Decision: ties go forward).
- * - "fully_connected" (N >= 2): fabric.sw[i] (ports N): port[0] <-> gpu<i>.U, port[1..]
- *   to the peers in ascending GPU order; fabric.link[k] for the pairs i < j in
- *   lexicographic order, link.a at sw[i], link.b at sw[j]. routes[d] = 0 for d = i,
- *   else 1 + (d < i ? d : d - 1).
- * Every fabric wire has the fabric latency. The user's switch/link params are merged
- * into each generated instance; "ports" and "routes" are computed and may not be
- * given. Switch origins are "/fabric/switch", links "/fabric/link", the GPU-side
- * wires "/gpu/uplink", the others "/fabric". */
+/* The inter-GPU fabric: {"topology": T, "<part>": {"params": {}, "doc": "..."},
+ * "latency": "0ns", "doc": "..."}. The loader's side of the topology generators
+ * (kernel/topology.h): it checks the fabric object, picks the generator of the
+ * registry called T ("none", the default, generates nothing), and gives the generator
+ * a context that adds instances and wires to the flat description under the name
+ * "fabric.", with the user's params of the part and the fabric latency.
+ * The members a fabric object may have are "topology", the parts of every registered
+ * generator (in registration order), "latency" and "doc"; every part given is
+ * checked whatever the topology, and none may give a parameter that a registered
+ * generator computes. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "platform_priv.h"
+#include "kernel/registry.h"
 #include "kernel/units.h"
+#include "platform_priv.h"
 
-static const char *const platform_fabric_keys[] = {"topology", "switch", "link",
-                                                   "latency",  "doc",    NULL};
 static const char *const platform_part_keys[] = {"params", "doc", NULL};
 
-typedef enum { FABRIC_NONE, FABRIC_SWITCH, FABRIC_RING, FABRIC_FULL } FabricKind;
+struct TopologyGen {
+    PlatformLoad *ld;
+    SimTime latency;
+    const char *uplink; /* the GPU template's uplink port (wires only) */
+};
 
-static const char *const platform_fabric_names[] = {"none", "switch", "ring",
-                                                    "fully_connected", NULL};
+/* Appends to list (n used, room for cap) the names of every registered generator's
+ * member lists (parts, or computed when computed is true) not yet in it. */
+static size_t platform_fabric_union(const Registry *r, bool computed, const char **list,
+                                    size_t n, size_t cap)
+{
+    size_t ntopo;
+    const TopologyType *const *topo = registry_topologies(r, &ntopo);
+    for (size_t i = 0; i < ntopo; i++) {
+        const char *const *names = computed ? topo[i]->computed : topo[i]->parts;
+        for (size_t k = 0; names && names[k]; k++) {
+            size_t j = 0;
+            while (j < n && strcmp(list[j], names[k]) != 0) {
+                j++;
+            }
+            if (j == n && n < cap) {
+                list[n++] = names[k];
+            }
+        }
+    }
+    list[n] = NULL;
+    return n;
+}
 
-/* Reads the topology (and checks the fabric object's keys). */
-static bool platform_fabric_kind(PlatformLoad *ld, FabricKind *kind, SimError *err)
+/* Counts what platform_fabric_union could list at most (one NULL included). */
+static size_t platform_fabric_room(const Registry *r, bool computed)
+{
+    size_t ntopo, room = 1;
+    const TopologyType *const *topo = registry_topologies(r, &ntopo);
+    for (size_t i = 0; i < ntopo; i++) {
+        const char *const *names = computed ? topo[i]->computed : topo[i]->parts;
+        for (size_t k = 0; names && names[k]; k++) {
+            room++;
+        }
+    }
+    return room;
+}
+
+bool platform_fabric_computed(const Registry *r, const char *name, const char *param)
+{
+    size_t nlen = strlen(TOPOLOGY_NAMESPACE);
+    if (strncmp(name, TOPOLOGY_NAMESPACE, nlen) != 0 || name[nlen] != '.') {
+        return false;
+    }
+    size_t ntopo;
+    const TopologyType *const *topo = registry_topologies(r, &ntopo);
+    for (size_t i = 0; i < ntopo; i++) {
+        for (size_t k = 0; topo[i]->computed && topo[i]->computed[k]; k++) {
+            if (strcmp(topo[i]->computed[k], param) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Checks the fabric object's members against "topology", the parts, "latency" and
+ * "doc". */
+static bool platform_fabric_check_keys(PlatformLoad *ld, json_t *fab, SimError *err)
+{
+    const Registry *r = ld->desc->registry;
+    size_t room = platform_fabric_room(r, false) + 4;
+    const char **keys = malloc(room * sizeof *keys);
+    if (!keys) {
+        return platform_fail(ld, "/fabric", err, "out of memory");
+    }
+    keys[0] = "topology";
+    size_t n = platform_fabric_union(r, false, keys, 1, room - 3);
+    keys[n++] = "latency";
+    keys[n++] = "doc";
+    keys[n] = NULL;
+    bool ok = platform_check_keys(ld, fab, "/fabric", keys, err);
+    free(keys);
+    return ok;
+}
+
+/* The topology's generator (*gen NULL for none); checks the fabric object's keys. */
+static bool platform_fabric_kind(PlatformLoad *ld, const TopologyType **gen,
+                                 SimError *err)
 {
     json_t *fab, *topo, *doc;
-    *kind = FABRIC_NONE;
+    *gen = NULL;
     if (!platform_member(ld, ld->doc, "", "fabric", JSON_OBJECT, &fab, err)) {
         return false;
     }
     if (!fab) {
         return true;
     }
-    if (!platform_check_keys(ld, fab, "/fabric", platform_fabric_keys, err) ||
+    if (!platform_fabric_check_keys(ld, fab, err) ||
         !platform_member(ld, fab, "/fabric", "topology", JSON_STRING, &topo, err) ||
         !platform_member(ld, fab, "/fabric", "doc", JSON_STRING, &doc, err)) {
         return false;
     }
-    if (!topo) {
+    const char *name = topo ? json_string_value(topo) : TOPOLOGY_NONE;
+    if (strcmp(name, TOPOLOGY_NONE) == 0) {
         return true;
     }
-    for (int i = 0; platform_fabric_names[i]; i++) {
-        if (strcmp(json_string_value(topo), platform_fabric_names[i]) == 0) {
-            *kind = (FabricKind)i;
-            if (*kind >= FABRIC_RING && ld->desc->info.gpus < 2) {
-                return platform_fail(ld, "/fabric/topology", err,
-                                     "topology %s needs at least 2 GPUs",
-                                     platform_fabric_names[i]);
-            }
-            return true;
-        }
+    *gen = registry_find_topology(ld->desc->registry, name);
+    if (*gen && ld->desc->info.gpus < (*gen)->min_gpus) {
+        return platform_fail(ld, "/fabric/topology", err,
+                             "topology %s needs at least %u GPUs", name,
+                             (*gen)->min_gpus);
+    }
+    if (*gen) {
+        return true;
+    }
+    size_t ntopo;
+    const TopologyType *const *all = registry_topologies(ld->desc->registry, &ntopo);
+    char choices[256] = TOPOLOGY_NONE;
+    for (size_t i = 0; i < ntopo; i++) {
+        size_t used = strlen(choices);
+        snprintf(choices + used, sizeof choices - used, ", %s", all[i]->name);
     }
     return platform_fail(ld, "/fabric/topology", err,
-                         "unknown topology \"%s\" (choices: none, switch, ring, "
-                         "fully_connected)",
-                         json_string_value(topo));
+                         "unknown topology \"%s\" (choices: %s)", name, choices);
 }
 
-/* The user's params of fabric part "switch" or "link" (borrowed, may be NULL). */
-static bool platform_fabric_params(PlatformLoad *ld, const char *part, json_t **params,
-                                   SimError *err)
+/* The user's params of fabric part `part` (borrowed, may be NULL); checks the part's
+ * object when check is true. */
+static bool platform_fabric_params(PlatformLoad *ld, const char *part, bool check,
+                                   json_t **params, SimError *err)
 {
     json_t *fab = json_object_get(ld->doc, "fabric"), *obj, *doc;
-    char path[64];
-    snprintf(path, sizeof path, "/fabric/%s", part);
+    char path[PLATFORM_PATH_MAX];
+    platform_path(path, sizeof path, "/fabric", part);
     *params = NULL;
     if (!platform_member(ld, fab, "/fabric", part, JSON_OBJECT, &obj, err)) {
         return false;
@@ -86,112 +162,118 @@ static bool platform_fabric_params(PlatformLoad *ld, const char *part, json_t **
         !platform_member(ld, obj, path, "doc", JSON_STRING, &doc, err)) {
         return false;
     }
-    const char *computed[] = {"ports", "routes"};
-    for (int i = 0; *params && i < 2; i++) {
+    if (!check || !*params) {
+        return true;
+    }
+    const Registry *r = ld->desc->registry;
+    size_t room = platform_fabric_room(r, true);
+    const char **computed = malloc(room * sizeof *computed);
+    if (!computed) {
+        return platform_fail(ld, "/fabric", err, "out of memory");
+    }
+    platform_fabric_union(r, true, computed, 0, room - 1);
+    for (size_t i = 0; computed[i]; i++) {
         if (json_object_get(*params, computed[i])) {
             char p[PLATFORM_PATH_MAX];
             platform_path(p, sizeof p, path, "params");
             json_pointer_push(p, sizeof p, computed[i]);
+            free(computed);
             return platform_fail(ld, p, err,
                                  "computed from the fabric topology; remove it");
         }
     }
+    free(computed);
     return true;
 }
 
-/* Output port of switch i towards GPU d. */
-static uint64_t platform_fabric_route(FabricKind kind, uint32_t n, uint32_t i, uint32_t d)
+/* Checks the object of every part a registered generator declares. */
+static bool platform_fabric_parts(PlatformLoad *ld, SimError *err)
 {
-    if (kind == FABRIC_SWITCH) {
-        return d;
+    const Registry *r = ld->desc->registry;
+    size_t room = platform_fabric_room(r, false);
+    const char **parts = malloc(room * sizeof *parts);
+    if (!parts) {
+        return platform_fail(ld, "/fabric", err, "out of memory");
     }
-    if (d == i) {
-        return 0;
+    platform_fabric_union(r, false, parts, 0, room - 1);
+    bool ok = true;
+    for (size_t i = 0; ok && parts[i]; i++) {
+        json_t *params;
+        ok = platform_fabric_params(ld, parts[i], true, &params, err);
     }
-    if (kind == FABRIC_RING) {
-        uint32_t fwd = (d + n - i) % n;
-        return fwd <= n - fwd ? 1 : 2;
-    }
-    return 1 + (d < i ? d : d - 1);
+    free(parts);
+    return ok;
 }
 
-static bool platform_fabric_switch(PlatformLoad *ld, FabricKind kind, json_t *user,
-                                   const char *name, uint32_t i, SimError *err)
+uint32_t topology_gpus(const TopologyGen *g)
 {
-    uint32_t n = ld->desc->info.gpus;
-    json_t *params = user ? json_deep_copy(user) : json_object();
-    json_t *routes = json_array();
-    for (uint32_t d = 0; routes && d < n; d++) {
-        json_array_append_new(
-            routes, json_integer((json_int_t)platform_fabric_route(kind, n, i, d)));
+    return g->ld->desc->info.gpus;
+}
+
+bool topology_fail(const TopologyGen *g, SimError *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
     }
-    uint32_t ports = kind == FABRIC_RING ? 3 : n;
-    bool ok = params && routes &&
-              json_object_set_new(params, "ports", json_integer(ports)) == 0 &&
-              json_object_set(params, "routes", routes) == 0;
-    ok = ok ? platform_add(ld, name, "switch", -1, params, "/fabric/switch", err)
-            : platform_fail(ld, "/fabric", err, "out of memory");
-    json_decref(routes);
+    return platform_fail_prefix(g->ld, "/fabric", err);
+}
+
+bool topology_add(TopologyGen *g, const char *part, const char *name, const char *type,
+                  json_t *computed, SimError *err)
+{
+    json_t *user;
+    char full[PLATFORM_PATH_MAX], path[PLATFORM_PATH_MAX];
+    if (!platform_fabric_params(g->ld, part, false, &user, err)) {
+        return false;
+    }
+    snprintf(full, sizeof full, "%s.%s", TOPOLOGY_NAMESPACE, name);
+    platform_path(path, sizeof path, "/fabric", part);
+    json_t *params = user ? json_deep_copy(user) : json_object();
+    bool ok = params != NULL && (!computed || json_object_update(params, computed) == 0);
+    ok = ok ? platform_add(g->ld, full, type, -1, params, path, err)
+            : topology_fail(g, err, "out of memory");
     json_decref(params);
     return ok;
 }
 
-bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
+bool topology_wire(TopologyGen *g, const char *a, const char *b, SimError *err)
 {
-    FabricKind kind;
-    json_t *sw, *link;
-    if (!platform_fabric_kind(ld, &kind, err) ||
-        !platform_fabric_params(ld, "switch", &sw, err) ||
-        !platform_fabric_params(ld, "link", &link, err)) {
-        return false;
-    }
-    uint32_t n = ld->desc->info.gpus;
-    if (kind == FABRIC_SWITCH) {
-        return platform_fabric_switch(ld, kind, sw, "fabric.switch", 0, err);
-    }
-    if (kind == FABRIC_NONE) {
-        return true;
-    }
-    char name[64];
-    for (uint32_t i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "fabric.sw[%u]", i);
-        if (!platform_fabric_switch(ld, kind, sw, name, i, err)) {
-            return false;
-        }
-    }
-    uint32_t nlinks = kind == FABRIC_RING ? n : n * (n - 1) / 2;
-    for (uint32_t k = 0; k < nlinks; k++) {
-        snprintf(name, sizeof name, "fabric.link[%u]", k);
-        if (!platform_add(ld, name, "link", -1, link, "/fabric/link", err)) {
-            return false;
-        }
-    }
-    return true;
+    char fa[PLATFORM_PATH_MAX], fb[PLATFORM_PATH_MAX];
+    snprintf(fa, sizeof fa, "%s.%s", TOPOLOGY_NAMESPACE, a);
+    snprintf(fb, sizeof fb, "%s.%s", TOPOLOGY_NAMESPACE, b);
+    return platform_wire_add(g->ld, fa, fb, g->latency, "/fabric", err);
 }
 
-/* Wires switch port sp of sw[i] through link k to switch port dp of sw[j]. */
-static bool platform_fabric_join(PlatformLoad *ld, uint32_t i, uint32_t sp, uint32_t k,
-                                 uint32_t j, uint32_t dp, SimTime lat, SimError *err)
+bool topology_uplink(TopologyGen *g, uint32_t gpu, const char *port, SimError *err)
 {
-    char s[64], la[64], lb[64], d[64];
-    snprintf(s, sizeof s, "fabric.sw[%u].port[%u]", i, sp);
-    snprintf(la, sizeof la, "fabric.link[%u].a", k);
-    snprintf(lb, sizeof lb, "fabric.link[%u].b", k);
-    snprintf(d, sizeof d, "fabric.sw[%u].port[%u]", j, dp);
-    return platform_wire_add(ld, s, la, lat, "/fabric", err) &&
-           platform_wire_add(ld, lb, d, lat, "/fabric", err);
+    char fp[PLATFORM_PATH_MAX], gp[PLATFORM_PATH_MAX];
+    snprintf(fp, sizeof fp, "%s.%s", TOPOLOGY_NAMESPACE, port);
+    snprintf(gp, sizeof gp, "gpu%u.%s", gpu, g->uplink);
+    return platform_wire_add(g->ld, fp, gp, g->latency, "/gpu/uplink", err);
+}
+
+bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
+{
+    const TopologyType *gen;
+    if (!platform_fabric_kind(ld, &gen, err) || !platform_fabric_parts(ld, err)) {
+        return false;
+    }
+    TopologyGen g = {.ld = ld};
+    return !gen || gen->instances(&g, err);
 }
 
 /* The fabric latency and the GPU template's uplink port. */
-static bool platform_fabric_ends(PlatformLoad *ld, SimTime *lat, const char **uplink,
-                                 SimError *err)
+static bool platform_fabric_ends(PlatformLoad *ld, TopologyGen *g, SimError *err)
 {
     json_t *fab = json_object_get(ld->doc, "fabric"), *gpu, *jl, *up;
-    *lat = 0;
     if (!platform_member(ld, fab, "/fabric", "latency", JSON_STRING, &jl, err)) {
         return false;
     }
-    if (jl && !units_parse_time(json_string_value(jl), ld->desc->info.clock, lat, err)) {
+    if (jl && !units_parse_time(json_string_value(jl), ld->desc->info.clock, &g->latency,
+                                err)) {
         return platform_fail_prefix(ld, "/fabric/latency", err);
     }
     gpu = json_object_get(ld->doc, "gpu");
@@ -202,53 +284,16 @@ static bool platform_fabric_ends(PlatformLoad *ld, SimTime *lat, const char **up
         return platform_fail(ld, "/gpu", err,
                              "missing key \"uplink\" (the port joined to the fabric)");
     }
-    *uplink = json_string_value(up);
+    g->uplink = json_string_value(up);
     return true;
 }
 
 bool platform_fabric_wires(PlatformLoad *ld, SimError *err)
 {
-    FabricKind kind;
-    SimTime lat = 0;
-    const char *uplink = NULL;
-    if (!platform_fabric_kind(ld, &kind, err)) {
+    const TopologyType *gen;
+    TopologyGen g = {.ld = ld};
+    if (!platform_fabric_kind(ld, &gen, err)) {
         return false;
     }
-    if (kind == FABRIC_NONE) {
-        return true;
-    }
-    if (!platform_fabric_ends(ld, &lat, &uplink, err)) {
-        return false;
-    }
-    uint32_t n = ld->desc->info.gpus;
-    for (uint32_t i = 0; i < n; i++) {
-        char sp[64], gp[256];
-        if (kind == FABRIC_SWITCH) {
-            snprintf(sp, sizeof sp, "fabric.switch.port[%u]", i);
-        } else {
-            snprintf(sp, sizeof sp, "fabric.sw[%u].port[0]", i);
-        }
-        snprintf(gp, sizeof gp, "gpu%u.%s", i, uplink);
-        if (!platform_wire_add(ld, sp, gp, lat, "/gpu/uplink", err)) {
-            return false;
-        }
-    }
-    if (kind == FABRIC_RING) {
-        for (uint32_t i = 0; i < n; i++) {
-            if (!platform_fabric_join(ld, i, 1, i, (i + 1) % n, 2, lat, err)) {
-                return false;
-            }
-        }
-    } else if (kind == FABRIC_FULL) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            for (uint32_t j = i + 1; j < n; j++, k++) {
-                /* sw[i] reaches j through port 1 + (j - 1); sw[j] reaches i via 1 + i */
-                if (!platform_fabric_join(ld, i, j, k, j, i + 1, lat, err)) {
-                    return false;
-                }
-            }
-        }
-    }
-    return true;
+    return !gen || (platform_fabric_ends(ld, &g, err) && gen->wires(&g, err));
 }

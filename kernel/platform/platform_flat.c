@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "platform_priv.h"
 #include "kernel/registry.h"
+#include "platform_priv.h"
 
 static const char *const platform_flat_keys[] = {
     "format", "name", "gpus", "mem_bytes", "clock", "seed", "instances", "wires", NULL};
@@ -42,7 +42,7 @@ static bool platform_flat_instance(PlatformLoad *ld, json_t *e, const char *path
         return platform_fail(ld, p, err, "%lld is not -1 or a GPU index below %u",
                              (long long)g, ld->desc->info.gpus);
     }
-    if (!registry_find(json_string_value(type))) {
+    if (!registry_find(ld->desc->registry, json_string_value(type))) {
         platform_path(p, sizeof p, path, "type");
         return platform_fail(ld, p, err, "unknown block type \"%s\" (see mgtlm blocks)",
                              json_string_value(type));

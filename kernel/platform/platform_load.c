@@ -9,6 +9,7 @@
 bool platform_load_args(const PlatformLoadArgs *a, PlatformDesc *out, SimError *err)
 {
     memset(out, 0, sizeof *out);
+    out->registry = a->registry;
     PlatformLoad ld = {.desc = out};
     out->file = strdup(a->path);
     if (!out->file) {
@@ -30,8 +31,9 @@ bool platform_load_args(const PlatformLoadArgs *a, PlatformDesc *out, SimError *
     return ok;
 }
 
-bool platform_load(const char *path, json_t *cli_sets, PlatformDesc *out, SimError *err)
+bool platform_load(const Registry *r, const char *path, json_t *cli_sets,
+                   PlatformDesc *out, SimError *err)
 {
-    const PlatformLoadArgs a = {.path = path, .cli_sets = cli_sets};
+    const PlatformLoadArgs a = {.registry = r, .path = path, .cli_sets = cli_sets};
     return platform_load_args(&a, out, err);
 }

@@ -85,9 +85,14 @@ bool platform_top_key(const char *key);
 bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int gpu,
                          SimError *err);
 
-/* platform_fabric.c: generated switches, links, wires (routes computed here). */
+/* platform_fabric.c: the fabric object and its topology generator. */
+/* Calls the generator's `instances` (after checking the fabric object). */
 bool platform_fabric_instances(PlatformLoad *ld, SimError *err);
+/* Calls the generator's `wires` (after reading the latency and the uplink port). */
 bool platform_fabric_wires(PlatformLoad *ld, SimError *err);
+/* True if name is a fabric instance ("fabric.*") and param is computed by a topology
+ * generator of r (so no `set` may give it). */
+bool platform_fabric_computed(const Registry *r, const char *name, const char *param);
 
 /* platform_set.c: set overrides. */
 bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,

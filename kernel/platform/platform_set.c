@@ -3,7 +3,8 @@
  * character); '[' and ']' are literal because they appear in names ("gpu*.cu[*]").
  * The value is checked against every matched instance's type at once, so an error
  * names the set entry; a key matching no instance, an unknown parameter, or a
- * parameter the fabric computes ("ports"/"routes" of fabric switches) is an error.
+ * parameter a topology generator computes (its `computed` list, on an instance named
+ * "fabric.*") is an error.
  * The keys gpus, mem_bytes, clock and seed are platform values, taken earlier by
  * platform_top_read, and skipped here. */
 #include <stdio.h>
@@ -80,8 +81,7 @@ static bool platform_set_one(PlatformLoad *ld, const char *key, json_t *value,
             return sim_error_set(err, "unknown parameter \"%s\" of block type %s (in %s)",
                                  param, in->type->name, in->name);
         }
-        if (strncmp(in->name, "fabric.", 7) == 0 &&
-            (strcmp(param, "ports") == 0 || strcmp(param, "routes") == 0)) {
+        if (platform_fabric_computed(d->registry, in->name, param)) {
             return sim_error_set(err, "%s of %s is computed from the fabric topology",
                                  param, in->name);
         }

@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "tests/unit/harness.h"
+#include "tests/unit/hw_registry.h"
+#include "tools/serve/endpoint.h"
 #include "tools/serve/serve_api.h"
 
 static const char *platform_path;
+static const Registry *serve_registry; /* the hardware's and the endpoint (main) */
 
 static json_t *call(Server *s, const char *method, const char *path, const char *body,
                     int expect)
@@ -44,6 +47,7 @@ static void check_error(Server *s, const char *method, const char *path, const c
 static void setup(Server *s, ServeConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
+    cfg->registry = serve_registry;
     cfg->platform = platform_path;
     snprintf(cfg->attach[0].name, sizeof cfg->attach[0].name, "tb.host");
     cfg->attach[0].target = "gpu0.mem.in";
@@ -166,6 +170,12 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     platform_path = argc > 1 ? argv[1] : "tests/serve/mem1.json";
+    SimError err;
+    if (!endpoint_register(hw_registry(), &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    serve_registry = hw_registry();
     RUN(test_inject_run_read_back);
     RUN(test_run_events_and_for);
     RUN(test_errors);

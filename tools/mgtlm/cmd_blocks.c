@@ -15,10 +15,10 @@ static void blocks_usage(FILE *f)
     fprintf(f, "usage: mgtlm blocks [TYPE]\n");
 }
 
-static void blocks_list(void)
+static void blocks_list(const Registry *r)
 {
     size_t n;
-    const BlockType *const *types = registry_types(&n);
+    const BlockType *const *types = registry_types(r, &n);
     for (size_t i = 0; i < n; i++) {
         printf("%-14s %s\n", types[i]->name, types[i]->doc ? types[i]->doc : "");
     }
@@ -103,7 +103,7 @@ static void blocks_params(const BlockType *t)
     }
 }
 
-int cmd_blocks(int argc, char **argv)
+int cmd_blocks(Registry *r, int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         blocks_usage(stdout);
@@ -114,10 +114,10 @@ int cmd_blocks(int argc, char **argv)
         return 2;
     }
     if (argc == 1) {
-        blocks_list();
+        blocks_list(r);
         return 0;
     }
-    const BlockType *t = registry_find(argv[1]);
+    const BlockType *t = registry_find(r, argv[1]);
     if (!t) {
         fprintf(stderr, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)\n",
                 argv[1]);

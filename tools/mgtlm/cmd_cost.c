@@ -75,7 +75,7 @@ static void cost_print_table(json_t *report)
            cost_int(report, "total_bytes"));
 }
 
-int cmd_cost(int argc, char **argv)
+int cmd_cost(Registry *reg, int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         cost_usage(stdout);
@@ -87,7 +87,7 @@ int cmd_cost(int argc, char **argv)
     json_t *sets = json_object();
     PlatformDesc desc;
     if (!sets || !cost_parse(argc, argv, &path, &as_json, sets, &err) ||
-        !platform_load(path, sets, &desc, &err)) {
+        !platform_load(reg, path, sets, &desc, &err)) {
         json_decref(sets);
         fprintf(stderr, "%s\n", sets ? err.msg : "mgtlm cost: out of memory");
         return 2;

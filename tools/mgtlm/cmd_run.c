@@ -31,11 +31,12 @@ typedef struct RunArgs {
 
 static void run_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: mgtlm run PLATFORM [--workload W] [--until T] [--set inst.param=v]...\n"
-            "                [--log-dir D] [--log-ports GLOB]... [--log-format "
-            "jsonl|perfetto|vcd]\n"
-            "                [--stats F.json] [--stats-csv F.csv] [--quiet]\n");
+    fprintf(
+        f,
+        "usage: mgtlm run PLATFORM [--workload W] [--until T] [--set inst.param=v]...\n"
+        "                [--log-dir D] [--log-ports GLOB]... [--log-format "
+        "jsonl|perfetto|vcd]\n"
+        "                [--stats F.json] [--stats-csv F.csv] [--quiet]\n");
 }
 
 static double run_wall_seconds(void)
@@ -192,7 +193,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
     return status;
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(Registry *r, int argc, char **argv)
 {
     RunArgs a = {0};
     cli_log_init(&a.log);
@@ -215,7 +216,7 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     json_object_update(sets, cli_sets);
-    if (!platform_load(a.platform, sets, &desc, &err)) {
+    if (!platform_load(r, a.platform, sets, &desc, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }

@@ -11,6 +11,7 @@
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/units.h"
+#include "tools/serve/endpoint.h"
 #include "tools/serve/serve.h"
 
 static void serve_usage(FILE *f)
@@ -237,7 +238,7 @@ static bool serve_parse_args(int argc, char **argv, ServeArgs *a, json_t *sets)
     return true;
 }
 
-int cmd_serve(int argc, char **argv)
+int cmd_serve(Registry *r, int argc, char **argv)
 {
     ServeArgs a;
     json_t *sets = json_object();
@@ -251,6 +252,13 @@ int cmd_serve(int argc, char **argv)
     a.cfg.max_streams = 8;
     a.cfg.slice_events = 2000;
     a.cfg.quantum = SIM_US;
+    a.cfg.registry = r;
+    SimError err;
+    if (!endpoint_register(r, &err)) {
+        fprintf(stderr, "mgtlm serve: %s\n", err.msg);
+        json_decref(sets);
+        return 2;
+    }
     int rc = serve_parse_args(argc, argv, &a, sets) ? serve_main(&a.cfg) : 2;
     json_decref(sets);
     return rc;

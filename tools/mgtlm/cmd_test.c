@@ -75,13 +75,14 @@ static bool test_stems_unique(const char **files, int n, char **stems, SimError 
     return true;
 }
 
-static int test_all(const char **files, int n, const CliLog *log, char **stems)
+static int test_all(const Registry *r, const char **files, int n, const CliLog *log,
+                    char **stems)
 {
     int passed = 0, failed = 0, status = 0;
     for (int i = 0; i < n; i++) {
         SimError err;
         TbStatus s =
-            testbench_run(files[i], log->dir ? log : NULL, stems[i], stdout, &err);
+            testbench_run(r, files[i], log->dir ? log : NULL, stems[i], stdout, &err);
         if (s == TB_BAD_INPUT) {
             fflush(stdout);
             fprintf(stderr, "%s\n", err.msg);
@@ -98,7 +99,7 @@ static int test_all(const char **files, int n, const CliLog *log, char **stems)
     return status;
 }
 
-int cmd_test(int argc, char **argv)
+int cmd_test(Registry *r, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -118,7 +119,7 @@ int cmd_test(int argc, char **argv)
                (log.dir && !test_stems_unique(files, nfiles, stems, &err))) {
         fprintf(stderr, "%s\n", err.msg);
     } else {
-        status = test_all(files, nfiles, &log, stems);
+        status = test_all(r, files, nfiles, &log, stems);
     }
     for (int i = 0; stems && i < nfiles; i++) {
         free(stems[i]);

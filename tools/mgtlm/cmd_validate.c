@@ -78,7 +78,7 @@ static void validate_print_dump(json_t *dump)
     fputs("\n}\n", stdout);
 }
 
-int cmd_validate(int argc, char **argv)
+int cmd_validate(Registry *r, int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         validate_usage(stdout);
@@ -90,7 +90,7 @@ int cmd_validate(int argc, char **argv)
     json_t *sets = json_object();
     PlatformDesc desc;
     if (!sets || !validate_parse(argc, argv, &path, &dump, sets, &err) ||
-        !platform_load(path, sets, &desc, &err)) {
+        !platform_load(r, path, sets, &desc, &err)) {
         json_decref(sets);
         fprintf(stderr, "%s\n", sets ? err.msg : "mgtlm validate: out of memory");
         return 2;

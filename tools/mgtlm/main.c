@@ -1,12 +1,14 @@
-/* mgtlm: command-line front end. Dispatches to the subcommands in commands.h. */
+/* mgtlm: command-line front end. Fills the registry with the hardware models and
+ * dispatches to the subcommands in commands.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "hw/blocks.h"
 
 typedef struct Command {
     const char *name;
-    int (*fn)(int argc, char **argv);
+    int (*fn)(Registry *r, int argc, char **argv);
     const char *summary;
 } Command;
 
@@ -28,6 +30,21 @@ static void usage(FILE *f)
     fprintf(f, "\nExit status: 0 ok, 1 a failed check, 2 bad input.\n");
 }
 
+/* Runs cmd with a registry of the hardware models. */
+static int main_dispatch(const Command *cmd, int argc, char **argv)
+{
+    Registry *r = registry_new();
+    SimError err;
+    if (!r || !hw_register(r, &err)) {
+        fprintf(stderr, "mgtlm: %s\n", r ? err.msg : "out of memory");
+        registry_free(r);
+        return 2;
+    }
+    int status = cmd->fn(r, argc, argv);
+    registry_free(r);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -45,7 +62,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(argv[1], commands[i].name) == 0) {
-            return commands[i].fn(argc - 1, argv + 1);
+            return main_dispatch(&commands[i], argc - 1, argv + 1);
         }
     }
     fprintf(stderr, "mgtlm: unknown command '%s' (try mgtlm --help)\n", argv[1]);

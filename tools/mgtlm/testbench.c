@@ -116,11 +116,12 @@ static void tb_free(Tb *tb)
     json_decref(tb->doc);
 }
 
-TbStatus testbench_run(const char *path, const CliLog *log, const char *log_subdir,
-                       FILE *out, SimError *err)
+TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
+                       const char *log_subdir, FILE *out, SimError *err)
 {
     Tb tb;
     memset(&tb, 0, sizeof tb);
+    tb.registry = r;
     tb.path = path;
     TbStatus status = TB_BAD_INPUT;
     if (tb_load(&tb, err) && tb_build(&tb, err) && tb_run(&tb, log, log_subdir, err)) {

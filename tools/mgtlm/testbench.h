@@ -9,14 +9,15 @@
 
 #include "cli_log.h"
 #include "kernel/error.h"
+#include "kernel/registry.h"
 
 typedef enum TbStatus { TB_PASS = 0, TB_FAIL = 1, TB_BAD_INPUT = 2 } TbStatus;
 
-/* Runs the testbench in path. On TB_PASS / TB_FAIL prints "PASS <name>" or
- * "FAIL <name>" and the reasons (first differing records side by side) to out. On
- * TB_BAD_INPUT prints nothing and err holds a one-line message naming the file and
+/* Runs the testbench in path with the block types of r. On TB_PASS / TB_FAIL prints "PASS
+ * <name>" or "FAIL <name>" and the reasons (first differing records side by side) to out.
+ * On TB_BAD_INPUT prints nothing and err holds a one-line message naming the file and
  * JSON path (or line). log may be NULL; its output goes to <log dir>/<log_subdir>. */
-TbStatus testbench_run(const char *path, const CliLog *log, const char *log_subdir,
-                       FILE *out, SimError *err);
+TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
+                       const char *log_subdir, FILE *out, SimError *err);
 
 #endif

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/platform/json_file.h"
 #include "kernel/json_util.h"
+#include "kernel/platform/json_file.h"
 #include "kernel/units.h"
 #include "testbench_priv.h"
 
@@ -143,6 +143,7 @@ static bool tb_read_platform(Tb *tb, SimError *err)
     }
     char *file = json_is_string(plat) ? tb_resolve(tb, json_string_value(plat)) : NULL;
     PlatformLoadArgs a = {
+        .registry = tb->registry,
         .path = file ? file : tb->path,
         .inline_doc = json_is_object(plat) ? plat : NULL,
         .inline_pointer = "/platform",

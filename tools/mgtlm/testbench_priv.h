@@ -12,9 +12,10 @@
 #include "testbench.h"
 
 typedef struct Tb {
-    const char *path; /* as given by the user (borrowed) */
-    json_t *doc;      /* the testbench document (owned) */
-    const char *name; /* "name" or the path (borrowed) */
+    const Registry *registry; /* block types (borrowed) */
+    const char *path;         /* as given by the user (borrowed) */
+    json_t *doc;              /* the testbench document (owned) */
+    const char *name;         /* "name" or the path (borrowed) */
     GoldenMode mode;
     Golden golden;     /* owned */
     PlatformDesc desc; /* owned until platform_build takes it */

@@ -9,9 +9,9 @@
  *   buffer push back on the platform. A request needing a response that no listener
  *   takes is answered with status command_error, so nothing in the platform waits
  *   forever.
- * Decision: the endpoint is not in the block registry (it is meaningless outside a
- * serve session); endpoint_add creates the instance under the registered "sink"
- * type and then points the description at this type, which platform_build uses.
+ * Decision: the endpoint is a block type of the serve front end: endpoint_register adds
+ * it to serve's registry (not to the other commands': it is meaningless outside a
+ * serve session), and endpoint_add creates its instances by that name.
  * Stats: injected, sent, received, responses_in, unanswered (requests answered with
  * command_error). */
 #include "endpoint.h"
@@ -201,6 +201,11 @@ const BlockType endpoint_type = {
     .finalize = endpoint_finalize,
 };
 
+bool endpoint_register(Registry *r, SimError *err)
+{
+    return registry_add(r, &endpoint_type, err);
+}
+
 bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimError *err)
 {
     const PlatformWire *w = platform_desc_wire_of(d, target);
@@ -211,9 +216,8 @@ bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimErro
     char port[256], origin[256];
     snprintf(port, sizeof port, "%s.io", name);
     snprintf(origin, sizeof origin, "serve endpoint %s", name);
-    if (!platform_desc_add_instance(d, name, "sink", -1, NULL, origin, err)) {
+    if (!platform_desc_add_instance(d, name, endpoint_type.name, -1, NULL, origin, err)) {
         return false;
     }
-    platform_desc_find(d, name)->type = &endpoint_type;
     return platform_desc_add_wire(d, port, target, 0, origin, err);
 }

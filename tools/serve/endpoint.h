@@ -21,12 +21,17 @@ typedef enum EndpointVerdict {
  * head of the receive buffer, borrowed for the duration of the call. */
 typedef EndpointVerdict (*EndpointListener)(void *ctx, Block *ep, const Txn *t);
 
-/* Block type "serve_endpoint" (port "io"); not in the registry: only serve creates
- * it, with endpoint_add. */
+/* Block type "serve_endpoint" (port "io"), in serve's registry only
+ * (endpoint_register);
+ * serve creates its instances with endpoint_add. */
 extern const BlockType endpoint_type;
 
-/* Adds instance `name` of the endpoint type to d, wired to `target` with latency 0.
- * Fails if target is already wired or the name is taken. */
+/* Adds serve's own block type, the endpoint, to r (the registry serve loads its
+ * platform with). Fails if r already holds a type of that name. */
+bool endpoint_register(Registry *r, SimError *err);
+
+/* Adds instance `name` of the endpoint type (which d->registry must hold) to d, wired to
+ * `target` with latency 0. Fails if target is already wired or the name is taken. */
 bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimError *err);
 
 /* Queues t (ownership moves to the endpoint) to go out of "io" at time `at` (>= now);

@@ -28,6 +28,7 @@ typedef struct ServePcieSpec {
 } ServePcieSpec;
 
 typedef struct ServeConfig {
+    const Registry *registry; /* block types, with endpoint_register's (borrowed) */
     const char *platform;
     json_t *sets; /* --set overrides (borrowed) */
     const char *host;

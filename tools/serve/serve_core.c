@@ -23,7 +23,7 @@ bool serve_build(Server *s, SimError *err)
 {
     PlatformDesc desc;
     serve_teardown(s);
-    if (!platform_load(s->cfg->platform, s->cfg->sets, &desc, err)) {
+    if (!platform_load(s->cfg->registry, s->cfg->platform, s->cfg->sets, &desc, err)) {
         return false;
     }
     for (size_t i = 0; i < s->cfg->nattach; i++) {

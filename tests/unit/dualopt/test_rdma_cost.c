@@ -11,13 +11,14 @@
 #include "kernel/platform/platform.h"
 #include "kernel/sim.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/hw_registry.h"
 
 static uint64_t cost_bits(const char *path, const char *inst, const char *sets_json)
 {
     SimError err;
     PlatformDesc d;
     json_t *sets = sets_json ? json_loads(sets_json, 0, NULL) : NULL;
-    bool ok = platform_load(path, sets, &d, &err);
+    bool ok = platform_load(hw_registry(), path, sets, &d, &err);
     json_decref(sets);
     char gpu[64], net[64];
     snprintf(gpu, sizeof gpu, "%s.gpu", inst);
@@ -69,7 +70,8 @@ static void test_bad_geometry(void)
     SimError err;
     PlatformDesc d;
     json_t *sets = json_loads("{\"rc.size\": 200}", 0, NULL);
-    CHECK(platform_load("testbench/dualopt/platforms/rc1.json", sets, &d, &err));
+    CHECK(platform_load(hw_registry(), "testbench/dualopt/platforms/rc1.json", sets, &d,
+                        &err));
     json_decref(sets);
     CHECK(platform_desc_add_instance(&d, "tb.d", "driver", -1, NULL, "test", &err));
     CHECK(platform_desc_add_wire(&d, "tb.d.out", "rc.gpu", 0, "test", &err));

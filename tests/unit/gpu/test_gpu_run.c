@@ -1,11 +1,12 @@
-/* Runs of the GPU memory and fabric blocks through the platform API (working directory: the
- * source root): end-to-end data checks with many writers, every request answered
+/* Runs of the GPU memory and fabric blocks through the platform API (working directory:
+ * the source root): end-to-end data checks with many writers, every request answered
  * exactly once, the model-error counters firing when they must, and determinism. */
 #include <stdlib.h>
 
 #include "kernel/platform/platform.h"
 #include "kernel/sim.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/hw_registry.h"
 
 typedef struct Run {
     Sim *sim;
@@ -17,7 +18,7 @@ static bool run_start(Run *r, const char *path, const char *sets_json)
     SimError err;
     PlatformDesc d;
     json_t *sets = sets_json ? json_loads(sets_json, 0, NULL) : NULL;
-    bool ok = platform_load(path, sets, &d, &err);
+    bool ok = platform_load(hw_registry(), path, sets, &d, &err);
     json_decref(sets);
     if (!ok) {
         fprintf(stderr, "%s\n", err.msg);
@@ -161,7 +162,8 @@ static void test_rdma_unmatched_response(void)
 {
     SimError err;
     PlatformDesc d;
-    CHECK(platform_load("testbench/gpu/platforms/rdma1.json", NULL, &d, &err));
+    CHECK(platform_load(hw_registry(), "testbench/gpu/platforms/rdma1.json", NULL, &d,
+                        &err));
     CHECK(add_sink(&d, "g", "rdma.gpu") && add_sink(&d, "n", "rdma.net"));
     Sim *sim = sim_new();
     Platform *p = platform_build(&d, sim, &err);

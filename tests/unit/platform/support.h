@@ -1,5 +1,6 @@
-/* Helpers shared by the platform unit tests: the data folder, instance and wire
- * lookups in a PlatformDesc, and JSON text of values. */
+/* Helpers shared by the platform unit tests: the data folder, loading with the
+ * hardware registry, instance and wire lookups in a PlatformDesc, and JSON text of
+ * values. */
 #ifndef MGTLM_TEST_PLATFORM_SUPPORT_H
 #define MGTLM_TEST_PLATFORM_SUPPORT_H
 
@@ -9,6 +10,7 @@
 
 #include "kernel/platform/platform.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/hw_registry.h"
 
 /* Changes into the data folder given as argv[1] (file names in messages are then
  * relative to it). */
@@ -56,7 +58,7 @@ static inline bool support_load(const char *path, const char *cli_json, Platform
                                 SimError *err)
 {
     json_t *sets = cli_json ? json_loads(cli_json, 0, NULL) : NULL;
-    bool ok = platform_load(path, sets, d, err);
+    bool ok = platform_load(hw_registry(), path, sets, d, err);
     json_decref(sets);
     return ok;
 }

@@ -133,7 +133,8 @@ static void test_inline_and_extra_sets(void)
 {
     json_t *doc = json_loads("{\"extends\": \"base.json\", \"name\": \"inl\"}", 0, NULL);
     json_t *sets = json_loads("{\"gpu0.mem.latency\": \"7ns\"}", 0, NULL);
-    PlatformLoadArgs a = {.path = "tb.json",
+    PlatformLoadArgs a = {.registry = hw_registry(),
+                          .path = "tb.json",
                           .inline_doc = doc,
                           .inline_pointer = "/platform",
                           .sets = sets,
@@ -203,7 +204,7 @@ static void test_names(void)
 
 static void test_desc_api(void)
 {
-    PlatformDesc d = {0};
+    PlatformDesc d = {.registry = hw_registry()};
     SimError err;
     CHECK(platform_desc_add_instance(&d, "tb.d0", "driver", -1, NULL,
                                      "tb.json: /drive/d0", &err));

@@ -1,11 +1,14 @@
-/* The registry and every registered block type's tables: unique names, lookups,
- * state size, defaults that apply, enum choices, count parameters that are u64
- * parameters, no type redefining the common "buffer". */
+/* The registry as a value (adding, duplicates refused, lookups, order, two
+ * registries side by side) and every block type hw_register adds: unique names,
+ * lookups, state size, defaults that apply, enum choices, count parameters that are
+ * u64 parameters, no type redefining the common "buffer"; every topology generator:
+ * complete declarations. */
 #include <stdlib.h>
 
 #include "kernel/platform/params.h"
 #include "kernel/registry.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/hw_registry.h"
 
 static const PlatformInfo plat = {
     .gpus = 4, .mem_bytes = 1ULL << 32, .clock = 1000, .seed = 1};
@@ -13,7 +16,7 @@ static const PlatformInfo plat = {
 static void check_type(const BlockType *t)
 {
     CHECK(t->name && t->doc && t->size >= sizeof(Block));
-    CHECK(registry_find(t->name) == t);
+    CHECK(registry_find(hw_registry(), t->name) == t);
     void *state = calloc(1, t->size);
     for (size_t i = 0; i < t->nparams; i++) {
         const ParamDef *d = &t->params[i];
@@ -43,19 +46,71 @@ static void check_type(const BlockType *t)
 static void test_types(void)
 {
     size_t n;
-    const BlockType *const *types = registry_types(&n);
-    CHECK(types[n] == NULL);
+    const BlockType *const *types = registry_types(hw_registry(), &n);
+    CHECK(n > 0);
     for (size_t i = 0; i < n; i++) {
         check_type(types[i]);
         for (size_t j = 0; j < i; j++) {
             CHECK(strcmp(types[i]->name, types[j]->name) != 0);
         }
     }
-    CHECK(registry_find("no-such-type") == NULL);
+    CHECK(registry_find(hw_registry(), "no-such-type") == NULL);
+}
+
+static void test_topologies(void)
+{
+    size_t n;
+    const TopologyType *const *topo = registry_topologies(hw_registry(), &n);
+    CHECK_EQ_U64(n, 3);
+    CHECK_STR(topo[0]->name, "switch");
+    CHECK_STR(topo[1]->name, "ring");
+    CHECK_STR(topo[2]->name, "fully_connected");
+    for (size_t i = 0; i < n; i++) {
+        CHECK(topo[i]->doc && topo[i]->parts && topo[i]->parts[0]);
+        CHECK(topo[i]->instances && topo[i]->wires && topo[i]->min_gpus >= 1);
+        CHECK(registry_find_topology(hw_registry(), topo[i]->name) == topo[i]);
+        for (size_t k = 0; topo[i]->parts[k]; k++) {
+            CHECK(registry_find(hw_registry(), topo[i]->parts[k]) != NULL);
+        }
+    }
+    CHECK(registry_find_topology(hw_registry(), TOPOLOGY_NONE) == NULL);
+}
+
+static const BlockType fake_a = {.name = "fake", .doc = "a", .size = sizeof(Block)};
+static const BlockType fake_b = {.name = "fake", .doc = "b", .size = sizeof(Block)};
+static const TopologyType fake_none = {.name = TOPOLOGY_NONE};
+
+static void test_value(void)
+{
+    Registry *r = registry_new(), *other = registry_new();
+    SimError err;
+    size_t n;
+    CHECK(r && other);
+    registry_types(r, &n);
+    CHECK_EQ_U64(n, 0);
+    CHECK(registry_find(r, "fake") == NULL);
+    CHECK(registry_add(r, &fake_a, &err));
+    CHECK(!registry_add(r, &fake_b, &err));
+    CHECK_STR(err.msg, "block type fake is already registered");
+    CHECK(registry_find(r, "fake") == &fake_a);
+    CHECK(registry_add(other, &fake_b, &err));
+    CHECK(registry_find(other, "fake") == &fake_b);
+    CHECK(registry_find(r, "fake") == &fake_a);
+    CHECK(!registry_add_topology(r, &fake_none, &err));
+    CHECK_STR(err.msg, "topology none is already registered");
+    CHECK(hw_register(r, &err));
+    const BlockType *const *types = registry_types(r, &n);
+    CHECK(types[0] == &fake_a && registry_find(r, "sink") != NULL);
+    CHECK(!hw_register(r, &err));
+    CHECK_STR(err.msg, "block type driver is already registered");
+    registry_free(r);
+    registry_free(other);
 }
 
 int main(void)
 {
     RUN(test_types);
+    RUN(test_topologies);
+    RUN(test_value);
     return harness_report();
 }

@@ -1,0 +1,38 @@
+/* Helpers of the topology generators: a switch with its computed "ports" and
+ * "routes", and the two wires of a switch-link-switch connection. */
+#include "fabric_gen.h"
+
+#include <stdio.h>
+
+const char *const fabric_gen_computed[] = {"ports", "routes", NULL};
+
+bool fabric_gen_switch(TopologyGen *g, const char *name, uint64_t ports, uint32_t i,
+                       FabricRoute route, SimError *err)
+{
+    uint32_t n = topology_gpus(g);
+    json_t *computed = json_object();
+    json_t *routes = json_array();
+    for (uint32_t d = 0; routes && d < n; d++) {
+        json_array_append_new(routes, json_integer((json_int_t)route(n, i, d)));
+    }
+    bool ok =
+        computed && routes &&
+        json_object_set_new(computed, "ports", json_integer((json_int_t)ports)) == 0 &&
+        json_object_set(computed, "routes", routes) == 0;
+    ok = ok ? topology_add(g, "switch", name, "switch", computed, err)
+            : topology_fail(g, err, "out of memory");
+    json_decref(routes);
+    json_decref(computed);
+    return ok;
+}
+
+bool fabric_gen_join(TopologyGen *g, uint32_t i, uint32_t sp, uint32_t k, uint32_t j,
+                     uint32_t dp, SimError *err)
+{
+    char s[64], la[64], lb[64], d[64];
+    snprintf(s, sizeof s, "sw[%u].port[%u]", i, sp);
+    snprintf(la, sizeof la, "link[%u].a", k);
+    snprintf(lb, sizeof lb, "link[%u].b", k);
+    snprintf(d, sizeof d, "sw[%u].port[%u]", j, dp);
+    return topology_wire(g, s, la, err) && topology_wire(g, lb, d, err);
+}

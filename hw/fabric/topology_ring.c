@@ -1,0 +1,69 @@
+/* Topology "ring" (N = gpus >= 2): a switch per GPU, neighbours joined by links.
+ * fabric.sw[i] (ports 3): port[0] <-> gpu<i>.<uplink>, port[1] towards i+1, port[2]
+ * towards i-1; fabric.link[i]: sw[i].port[1] <-> link.a, link.b <-> sw[i+1 mod
+ * N].port[2]. routes[d] = 0 for d = i, else 1 if the forward distance (d - i) mod N
+ * is at most the backward one, else 2 (Decision: ties go forward). The user's params
+ * of the parts "switch" and "link" go to every switch and link; the switches'
+ * "ports" and "routes" are computed. Wires: the uplinks of GPU 0..N-1, then the
+ * links of sw[0..N-1]. */
+#include <stdio.h>
+
+#include "fabric_gen.h"
+
+static const char *const topology_ring_parts[] = {"switch", "link", NULL};
+
+static uint64_t topology_ring_route(uint32_t n, uint32_t i, uint32_t d)
+{
+    if (d == i) {
+        return 0;
+    }
+    uint32_t fwd = (d + n - i) % n;
+    return fwd <= n - fwd ? 1 : 2;
+}
+
+static bool topology_ring_instances(TopologyGen *g, SimError *err)
+{
+    uint32_t n = topology_gpus(g);
+    char name[64];
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "sw[%u]", i);
+        if (!fabric_gen_switch(g, name, 3, i, topology_ring_route, err)) {
+            return false;
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        snprintf(name, sizeof name, "link[%u]", k);
+        if (!topology_add(g, "link", name, "link", NULL, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool topology_ring_wires(TopologyGen *g, SimError *err)
+{
+    uint32_t n = topology_gpus(g);
+    for (uint32_t i = 0; i < n; i++) {
+        char port[64];
+        snprintf(port, sizeof port, "sw[%u].port[0]", i);
+        if (!topology_uplink(g, i, port, err)) {
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!fabric_gen_join(g, i, 1, i, (i + 1) % n, 2, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+const TopologyType ring_topology = {
+    .name = "ring",
+    .doc = "a switch per GPU; each switch linked to its two neighbours",
+    .min_gpus = 2,
+    .parts = topology_ring_parts,
+    .computed = fabric_gen_computed,
+    .instances = topology_ring_instances,
+    .wires = topology_ring_wires,
+};
