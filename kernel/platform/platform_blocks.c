@@ -14,7 +14,7 @@ static const char *const platform_block_keys[] = {"type", "count", "params", "do
 
 static bool platform_block_reserved(const char *name)
 {
-    if (strcmp(name, "fabric") == 0 || strcmp(name, "tb") == 0) {
+    if (strcmp(name, TOPOLOGY_NAMESPACE) == 0 || strcmp(name, "tb") == 0) {
         return true;
     }
     if (strncmp(name, "gpu", 3) != 0 || name[3] == '\0') {
@@ -38,7 +38,7 @@ static bool platform_block_parse(PlatformLoad *ld, const char *key, json_t *entr
             ld, path, err,
             "block name longer than " PLATFORM_STR(PLATFORM_MAX_NAME) " characters");
     }
-    if (!platform_ident(key)) {
+    if (!platform_name_ident(key)) {
         return platform_fail(ld, path, err,
                              "invalid block name \"%s\" (letters, digits and '_', not "
                              "starting with a digit)",
@@ -53,10 +53,10 @@ static bool platform_block_parse(PlatformLoad *ld, const char *key, json_t *entr
     }
     json_t *t, *c, *doc;
     if (!platform_check_keys(ld, entry, path, platform_block_keys, err) ||
-        !platform_member(ld, entry, path, "type", JSON_STRING, &t, err) ||
-        !platform_member(ld, entry, path, "count", JSON_INTEGER, &c, err) ||
-        !platform_member(ld, entry, path, "params", JSON_OBJECT, params, err) ||
-        !platform_member(ld, entry, path, "doc", JSON_STRING, &doc, err)) {
+        !platform_check_member(ld, entry, path, "type", JSON_STRING, &t, err) ||
+        !platform_check_member(ld, entry, path, "count", JSON_INTEGER, &c, err) ||
+        !platform_check_member(ld, entry, path, "params", JSON_OBJECT, params, err) ||
+        !platform_check_member(ld, entry, path, "doc", JSON_STRING, &doc, err)) {
         return false;
     }
     char p[PLATFORM_PATH_MAX];
@@ -102,7 +102,7 @@ bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int
             if (count && used > 0 && (size_t)used < sizeof name) {
                 snprintf(name + used, sizeof name - (size_t)used, "[%lld]", (long long)k);
             }
-            if (!platform_add(ld, name, type, gpu, params, p, err)) {
+            if (!platform_load_add(ld, name, type, gpu, params, p, err)) {
                 return false;
             }
         }

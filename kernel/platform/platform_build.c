@@ -144,7 +144,7 @@ static Port *platform_build_find_port(const Platform *p, const char *full, SimEr
 {
     char inst[512], port[512];
     int k;
-    if (!platform_split_port(full, inst, port, sizeof inst, &k)) {
+    if (!platform_name_split_port(full, inst, port, sizeof inst, &k)) {
         sim_error_set(err, "\"%s\" is not a port name (<instance>.<port>)", full);
         return NULL;
     }

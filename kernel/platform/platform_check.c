@@ -1,8 +1,7 @@
-/* Parameter checks at load time: every instance's parameters are applied to a
- * temporary, zeroed state struct of its type, exactly as the builder will apply them,
- * so bad values are reported with the file and JSON path before anything is built.
- * The same temporary state gives canonical values for the dump and the counts of
- * array ports. */
+/* Load-time checks: the keys and member types every object of the schema shares,
+ * and parameter values against the block types (applied to scratch states, see
+ * platform_state.c), so bad values are reported with the file and JSON path before
+ * anything is built. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,48 +10,71 @@
 #include "params.h"
 #include "platform_priv.h"
 
-static void *platform_state_alloc(const BlockType *t)
+bool platform_check_keys(const PlatformLoad *ld, json_t *obj, const char *path,
+                         const char *const *allowed, SimError *err)
 {
-    return calloc(1, t->size < sizeof(Block) ? sizeof(Block) : t->size);
-}
-
-void platform_state_free(const BlockType *t, void *state)
-{
-    if (state) {
-        params_release(state, t->params, t->nparams);
-        free(state);
-    }
-}
-
-void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
-                         const char **bad_key, SimError *err)
-{
-    const BlockType *t = in->type;
-    *bad_key = NULL;
     const char *key;
     json_t *v;
-    json_object_foreach(in->params, key, v)
+    json_object_foreach(obj, key, v)
     {
-        if (!params_find(t, key)) {
-            *bad_key = key;
-            sim_error_set(err, "unknown parameter \"%s\" of block type %s", key, t->name);
-            return NULL;
+        size_t i = 0;
+        while (allowed[i] && strcmp(allowed[i], key) != 0) {
+            i++;
+        }
+        if (!allowed[i]) {
+            char list[256] = "";
+            for (size_t j = 0; allowed[j]; j++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
+                         allowed[j]);
+            }
+            char p[PLATFORM_PATH_MAX];
+            platform_path(p, sizeof p, path, key);
+            return platform_fail(ld, p, err, "unknown key \"%s\" (expected %s)", key,
+                                 list);
         }
     }
-    void *state = platform_state_alloc(t);
-    if (!state) {
-        sim_error_set(err, "out of memory");
-        return NULL;
+    return true;
+}
+
+static const char *platform_check_wanted(json_type want)
+{
+    switch (want) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "true or false";
+    default:
+        return "a number";
     }
-    for (size_t i = 0; i <= t->nparams; i++) {
-        const ParamDef *d = i < t->nparams ? &t->params[i] : params_buffer_def();
-        if (!params_apply(state, d, json_object_get(in->params, d->key), pi, err)) {
-            *bad_key = d->key;
-            platform_state_free(t, state);
-            return NULL;
-        }
+}
+
+bool platform_check_member(const PlatformLoad *ld, json_t *obj, const char *path,
+                           const char *key, json_type want, json_t **out, SimError *err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!v) {
+        return true;
     }
-    return state;
+    bool ok = json_typeof(v) == want ||
+              ((want == JSON_TRUE || want == JSON_FALSE) && json_is_boolean(v)) ||
+              (want == JSON_REAL && json_is_number(v));
+    if (!ok) {
+        char p[PLATFORM_PATH_MAX];
+        platform_path(p, sizeof p, path, key);
+        return platform_fail(ld, p, err, "expected %s, got %s",
+                             platform_check_wanted(want), json_kind(v));
+    }
+    *out = v;
+    return true;
 }
 
 bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
@@ -87,26 +109,4 @@ bool platform_check_instances(PlatformLoad *ld, SimError *err)
         platform_state_free(d->inst[i].type, state);
     }
     return true;
-}
-
-bool platform_param_u64(const PlatformInstance *in, const PlatformInfo *pi,
-                        const char *key, uint64_t *out, SimError *err)
-{
-    const ParamDef *d = params_find(in->type, key);
-    if (!d || d->type != PT_U64 || d == params_buffer_def()) {
-        return sim_error_set(err,
-                             "block type %s: port count parameter \"%s\" is not a u64 "
-                             "parameter",
-                             in->type->name, key);
-    }
-    void *state = platform_state_alloc(in->type);
-    if (!state) {
-        return sim_error_set(err, "out of memory");
-    }
-    bool ok = params_apply(state, d, json_object_get(in->params, key), pi, err);
-    if (ok) {
-        *out = *(const uint64_t *)((const char *)state + d->offset);
-    }
-    free(state);
-    return ok;
 }

@@ -1,14 +1,12 @@
 /* The inter-GPU fabric: {"topology": T, "<part>": {"params": {}, "doc": "..."},
  * "latency": "0ns", "doc": "..."}. The loader's side of the topology generators
  * (kernel/topology.h): it checks the fabric object, picks the generator of the
- * registry called T ("none", the default, generates nothing), and gives the generator
- * a context that adds instances and wires to the flat description under the name
- * "fabric.", with the user's params of the part and the fabric latency.
+ * registry called T ("none", the default, generates nothing) and calls it with a
+ * context (topology.c) that adds instances and wires to the flat description.
  * The members a fabric object may have are "topology", the parts of every registered
  * generator (in registration order), "latency" and "doc"; every part given is
  * checked whatever the topology, and none may give a parameter that a registered
  * generator computes. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +17,6 @@
 #include "platform_priv.h"
 
 static const char *const platform_part_keys[] = {"params", "doc", NULL};
-
-struct TopologyGen {
-    PlatformLoad *ld;
-    SimTime latency;
-    const char *uplink; /* the GPU template's uplink port (wires only) */
-};
 
 /* Appends to list (n used, room for cap) the names of every registered generator's
  * member lists (parts, or computed when computed is true) not yet in it. */
@@ -107,15 +99,15 @@ static bool platform_fabric_kind(PlatformLoad *ld, const TopologyType **gen,
 {
     json_t *fab, *topo, *doc;
     *gen = NULL;
-    if (!platform_member(ld, ld->doc, "", "fabric", JSON_OBJECT, &fab, err)) {
+    if (!platform_check_member(ld, ld->doc, "", "fabric", JSON_OBJECT, &fab, err)) {
         return false;
     }
     if (!fab) {
         return true;
     }
     if (!platform_fabric_check_keys(ld, fab, err) ||
-        !platform_member(ld, fab, "/fabric", "topology", JSON_STRING, &topo, err) ||
-        !platform_member(ld, fab, "/fabric", "doc", JSON_STRING, &doc, err)) {
+        !platform_check_member(ld, fab, "/fabric", "topology", JSON_STRING, &topo, err) ||
+        !platform_check_member(ld, fab, "/fabric", "doc", JSON_STRING, &doc, err)) {
         return false;
     }
     const char *name = topo ? json_string_value(topo) : TOPOLOGY_NONE;
@@ -142,27 +134,25 @@ static bool platform_fabric_kind(PlatformLoad *ld, const TopologyType **gen,
                          "unknown topology \"%s\" (choices: %s)", name, choices);
 }
 
-/* The user's params of fabric part `part` (borrowed, may be NULL); checks the part's
- * object when check is true. */
-static bool platform_fabric_params(PlatformLoad *ld, const char *part, bool check,
-                                   json_t **params, SimError *err)
+/* Checks the object of fabric part `part` (if given): its keys, member types, and
+ * no parameter a generator computes. */
+static bool platform_fabric_part(PlatformLoad *ld, const char *part, SimError *err)
 {
-    json_t *fab = json_object_get(ld->doc, "fabric"), *obj, *doc;
+    json_t *fab = json_object_get(ld->doc, "fabric"), *obj, *params, *doc;
     char path[PLATFORM_PATH_MAX];
     platform_path(path, sizeof path, "/fabric", part);
-    *params = NULL;
-    if (!platform_member(ld, fab, "/fabric", part, JSON_OBJECT, &obj, err)) {
+    if (!platform_check_member(ld, fab, "/fabric", part, JSON_OBJECT, &obj, err)) {
         return false;
     }
     if (!obj) {
         return true;
     }
     if (!platform_check_keys(ld, obj, path, platform_part_keys, err) ||
-        !platform_member(ld, obj, path, "params", JSON_OBJECT, params, err) ||
-        !platform_member(ld, obj, path, "doc", JSON_STRING, &doc, err)) {
+        !platform_check_member(ld, obj, path, "params", JSON_OBJECT, &params, err) ||
+        !platform_check_member(ld, obj, path, "doc", JSON_STRING, &doc, err)) {
         return false;
     }
-    if (!check || !*params) {
+    if (!params) {
         return true;
     }
     const Registry *r = ld->desc->registry;
@@ -173,7 +163,7 @@ static bool platform_fabric_params(PlatformLoad *ld, const char *part, bool chec
     }
     platform_fabric_union(r, true, computed, 0, room - 1);
     for (size_t i = 0; computed[i]; i++) {
-        if (json_object_get(*params, computed[i])) {
+        if (json_object_get(params, computed[i])) {
             char p[PLATFORM_PATH_MAX];
             platform_path(p, sizeof p, path, "params");
             json_pointer_push(p, sizeof p, computed[i]);
@@ -198,61 +188,10 @@ static bool platform_fabric_parts(PlatformLoad *ld, SimError *err)
     platform_fabric_union(r, false, parts, 0, room - 1);
     bool ok = true;
     for (size_t i = 0; ok && parts[i]; i++) {
-        json_t *params;
-        ok = platform_fabric_params(ld, parts[i], true, &params, err);
+        ok = platform_fabric_part(ld, parts[i], err);
     }
     free(parts);
     return ok;
-}
-
-uint32_t topology_gpus(const TopologyGen *g)
-{
-    return g->ld->desc->info.gpus;
-}
-
-bool topology_fail(const TopologyGen *g, SimError *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return platform_fail_prefix(g->ld, "/fabric", err);
-}
-
-bool topology_add(TopologyGen *g, const char *part, const char *name, const char *type,
-                  json_t *computed, SimError *err)
-{
-    json_t *user;
-    char full[PLATFORM_PATH_MAX], path[PLATFORM_PATH_MAX];
-    if (!platform_fabric_params(g->ld, part, false, &user, err)) {
-        return false;
-    }
-    snprintf(full, sizeof full, "%s.%s", TOPOLOGY_NAMESPACE, name);
-    platform_path(path, sizeof path, "/fabric", part);
-    json_t *params = user ? json_deep_copy(user) : json_object();
-    bool ok = params != NULL && (!computed || json_object_update(params, computed) == 0);
-    ok = ok ? platform_add(g->ld, full, type, -1, params, path, err)
-            : topology_fail(g, err, "out of memory");
-    json_decref(params);
-    return ok;
-}
-
-bool topology_wire(TopologyGen *g, const char *a, const char *b, SimError *err)
-{
-    char fa[PLATFORM_PATH_MAX], fb[PLATFORM_PATH_MAX];
-    snprintf(fa, sizeof fa, "%s.%s", TOPOLOGY_NAMESPACE, a);
-    snprintf(fb, sizeof fb, "%s.%s", TOPOLOGY_NAMESPACE, b);
-    return platform_wire_add(g->ld, fa, fb, g->latency, "/fabric", err);
-}
-
-bool topology_uplink(TopologyGen *g, uint32_t gpu, const char *port, SimError *err)
-{
-    char fp[PLATFORM_PATH_MAX], gp[PLATFORM_PATH_MAX];
-    snprintf(fp, sizeof fp, "%s.%s", TOPOLOGY_NAMESPACE, port);
-    snprintf(gp, sizeof gp, "gpu%u.%s", gpu, g->uplink);
-    return platform_wire_add(g->ld, fp, gp, g->latency, "/gpu/uplink", err);
 }
 
 bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
@@ -269,7 +208,7 @@ bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
 static bool platform_fabric_ends(PlatformLoad *ld, TopologyGen *g, SimError *err)
 {
     json_t *fab = json_object_get(ld->doc, "fabric"), *gpu, *jl, *up;
-    if (!platform_member(ld, fab, "/fabric", "latency", JSON_STRING, &jl, err)) {
+    if (!platform_check_member(ld, fab, "/fabric", "latency", JSON_STRING, &jl, err)) {
         return false;
     }
     if (jl && !units_parse_time(json_string_value(jl), ld->desc->info.clock, &g->latency,
@@ -277,7 +216,7 @@ static bool platform_fabric_ends(PlatformLoad *ld, TopologyGen *g, SimError *err
         return platform_fail_prefix(ld, "/fabric/latency", err);
     }
     gpu = json_object_get(ld->doc, "gpu");
-    if (!platform_member(ld, gpu, "/gpu", "uplink", JSON_STRING, &up, err)) {
+    if (!platform_check_member(ld, gpu, "/gpu", "uplink", JSON_STRING, &up, err)) {
         return false;
     }
     if (!up) {

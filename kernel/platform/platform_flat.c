@@ -25,11 +25,11 @@ static bool platform_flat_instance(PlatformLoad *ld, json_t *e, const char *path
     }
     json_t *name, *type, *gpu, *index, *params;
     if (!platform_check_keys(ld, e, path, platform_flat_inst_keys, err) ||
-        !platform_member(ld, e, path, "name", JSON_STRING, &name, err) ||
-        !platform_member(ld, e, path, "type", JSON_STRING, &type, err) ||
-        !platform_member(ld, e, path, "gpu", JSON_INTEGER, &gpu, err) ||
-        !platform_member(ld, e, path, "index", JSON_INTEGER, &index, err) ||
-        !platform_member(ld, e, path, "params", JSON_OBJECT, &params, err)) {
+        !platform_check_member(ld, e, path, "name", JSON_STRING, &name, err) ||
+        !platform_check_member(ld, e, path, "type", JSON_STRING, &type, err) ||
+        !platform_check_member(ld, e, path, "gpu", JSON_INTEGER, &gpu, err) ||
+        !platform_check_member(ld, e, path, "index", JSON_INTEGER, &index, err) ||
+        !platform_check_member(ld, e, path, "params", JSON_OBJECT, &params, err)) {
         return false;
     }
     if (!name || !type) {
@@ -47,8 +47,8 @@ static bool platform_flat_instance(PlatformLoad *ld, json_t *e, const char *path
         return platform_fail(ld, p, err, "unknown block type \"%s\" (see mgtlm blocks)",
                              json_string_value(type));
     }
-    if (!platform_add(ld, json_string_value(name), json_string_value(type), (int)g,
-                      params, path, err)) {
+    if (!platform_load_add(ld, json_string_value(name), json_string_value(type), (int)g,
+                           params, path, err)) {
         return false;
     }
     int want = ld->desc->inst[ld->desc->ninst - 1].index;
@@ -81,15 +81,15 @@ bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *e
 {
     json_t *doc = ld->doc, *format, *inst, *wires;
     if (!platform_check_keys(ld, doc, "", platform_flat_keys, err) ||
-        !platform_member(ld, doc, "", "format", JSON_STRING, &format, err)) {
+        !platform_check_member(ld, doc, "", "format", JSON_STRING, &format, err)) {
         return false;
     }
     if (!format || strcmp(json_string_value(format), PLATFORM_FLAT_FORMAT) != 0) {
         return platform_fail(ld, "/format", err, "expected \"" PLATFORM_FLAT_FORMAT "\"");
     }
     if (!platform_top_read(ld, doc, NULL, a, false, err) ||
-        !platform_member(ld, doc, "", "instances", JSON_ARRAY, &inst, err) ||
-        !platform_member(ld, doc, "", "wires", JSON_ARRAY, &wires, err)) {
+        !platform_check_member(ld, doc, "", "instances", JSON_ARRAY, &inst, err) ||
+        !platform_check_member(ld, doc, "", "wires", JSON_ARRAY, &wires, err)) {
         return false;
     }
     if (!inst) {

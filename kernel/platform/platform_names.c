@@ -14,7 +14,7 @@ static bool platform_ident_char(char c, bool first)
            (!first && c >= '0' && c <= '9');
 }
 
-bool platform_ident(const char *name)
+bool platform_name_ident(const char *name)
 {
     if (!platform_ident_char(name[0], true)) {
         return false;
@@ -78,7 +78,7 @@ int platform_name_index(const char *name)
     return open ? atoi(open + 1) : -1;
 }
 
-bool platform_split_port(const char *full, char *inst, char *port, size_t n, int *k)
+bool platform_name_split_port(const char *full, char *inst, char *port, size_t n, int *k)
 {
     const char *dot = strrchr(full, '.');
     if (!dot || dot == full || strlen(full) >= n) {

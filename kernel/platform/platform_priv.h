@@ -1,4 +1,5 @@
-/* Internal interfaces of the platform loader, shared by kernel/platform_*.c only.
+/* Internal interfaces of the platform loader, shared by the files of kernel/platform/
+ * only.
  *
  * Errors name the file and the JSON pointer of the value at fault. After `extends`
  * the loader works on one merged document; an error at pointer P is blamed on the
@@ -12,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "kernel/topology.h"
 #include "platform.h"
 
 #define PLATFORM_PATH_MAX 512
@@ -59,16 +61,11 @@ bool platform_fail_prefix(const PlatformLoad *ld, const char *path, SimError *er
 char *platform_path(char *out, size_t n, const char *path, const char *key);
 /* "<file>: <prefix><path>" into buf. */
 char *platform_origin(const PlatformLoad *ld, const char *path, char *buf, size_t n);
-/* Fails on a member of obj whose key is not in allowed (NULL-terminated). */
-bool platform_check_keys(const PlatformLoad *ld, json_t *obj, const char *path,
-                         const char *const *allowed, SimError *err);
-/* *out = member key of obj (borrowed; NULL if absent). Fails if present and not of
- * type want (JSON_TRUE stands for a boolean). */
-bool platform_member(const PlatformLoad *ld, json_t *obj, const char *path,
-                     const char *key, json_type want, json_t **out, SimError *err);
-/* Adds an instance described at path (errors blamed there). */
-bool platform_add(PlatformLoad *ld, const char *name, const char *type, int gpu,
-                  json_t *params, const char *path, SimError *err);
+
+/* platform_load.c: adds an instance described at path (errors blamed there; the
+ * path is kept for the messages of platform_check_instances). */
+bool platform_load_add(PlatformLoad *ld, const char *name, const char *type, int gpu,
+                       json_t *params, const char *path, SimError *err);
 
 /* platform_top.c: name, gpus, mem_bytes, clock, seed. Each of the last four may
  * also be given as a `set` entry with that key alone ("gpus": 8): the file's own set
@@ -84,6 +81,13 @@ bool platform_top_key(const char *key);
  * names "gpu<g>.<key>"; gpu < 0: top-level blocks). */
 bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int gpu,
                          SimError *err);
+
+/* topology.c: the context a topology generator gets (kernel/topology.h). */
+struct TopologyGen {
+    PlatformLoad *ld;
+    SimTime latency;    /* the fabric latency (wires only) */
+    const char *uplink; /* the GPU template's uplink port (wires only) */
+};
 
 /* platform_fabric.c: the fabric object and its topology generator. */
 /* Calls the generator's `instances` (after checking the fabric object). */
@@ -104,20 +108,31 @@ bool platform_set_blame(PlatformLoad *ld, PlatformSetFrom from, const PlatformLo
 /* Glob with '*' (any run) and '?' (one character); everything else is literal. */
 bool platform_glob_match(const char *pattern, const char *name);
 
-/* platform_check.c: parameter checks against the block type. */
-/* A temporary state struct with every parameter of in applied (new, free with
- * platform_state_free). On failure NULL, *bad_key names the parameter at fault
- * (NULL if the fault is not one parameter's) and err has the message. */
-void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
-                         const char **bad_key, SimError *err);
-void platform_state_free(const BlockType *t, void *state);
+/* platform_check.c: schema and parameter checks. */
+/* Fails on a member of obj whose key is not in allowed (NULL-terminated). */
+bool platform_check_keys(const PlatformLoad *ld, json_t *obj, const char *path,
+                         const char *const *allowed, SimError *err);
+/* *out = member key of obj (borrowed; NULL if absent). Fails if present and not of
+ * type want (JSON_TRUE stands for a boolean). */
+bool platform_check_member(const PlatformLoad *ld, json_t *obj, const char *path,
+                           const char *key, json_type want, json_t **out, SimError *err);
 /* Checks one value for parameter d of type t. */
 bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
                           const PlatformInfo *pi, SimError *err);
 /* Checks every instance added by the loader (errors at "<path>/params/<key>"). */
 bool platform_check_instances(PlatformLoad *ld, SimError *err);
+
+/* platform_state.c: scratch state structs of block types. */
+/* A zeroed state struct of type t (at least a Block), NULL on OOM; free(). */
+void *platform_state_alloc(const BlockType *t);
+/* A scratch state with every parameter of in applied (new, free with
+ * platform_state_free). On failure NULL, *bad_key names the parameter at fault
+ * (NULL if the fault is not one parameter's) and err has the message. */
+void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
+                         const char **bad_key, SimError *err);
+void platform_state_free(const BlockType *t, void *state);
 /* Value of a PT_U64 parameter of an instance (its count of array ports). */
-bool platform_param_u64(const PlatformInstance *in, const PlatformInfo *pi,
+bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
                         const char *key, uint64_t *out, SimError *err);
 
 /* platform_wires.c: wire entries, with `[*]` expanded element-wise (gpu >= 0: port
@@ -134,10 +149,10 @@ bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *e
 
 /* platform_names.c: name rules. */
 /* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
-bool platform_ident(const char *name);
+bool platform_name_ident(const char *name);
 /* Splits a full port name "inst.port[k]" into instance (into inst, size n), port
  * table name (into port, size n) and k (-1 without an index). False if malformed. */
-bool platform_split_port(const char *full, char *inst, char *port, size_t n, int *k);
+bool platform_name_split_port(const char *full, char *inst, char *port, size_t n, int *k);
 /* True for a valid instance name: segments `ident` or `ident[k]` joined by '.'. */
 bool platform_name_valid(const char *name);
 /* k of a trailing "[k]", else -1. */

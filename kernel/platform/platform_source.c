@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
-#include "json_merge.h"
 #include "kernel/json_util.h"
 #include "platform_priv.h"
 
@@ -119,13 +118,41 @@ static bool platform_source_follow(PlatformLoad *ld, PlatformFileId *ids, SimErr
     }
 }
 
+/* Deep merge: a new value (NULL on OOM); when both are objects, base's members (in
+ * base's order) merged with over's (over wins; members only in over follow in over's
+ * order), recursively; otherwise a copy of over. Neither argument is modified.
+ * Relies on jansson >= 2.8 keeping object members in insertion order (also through
+ * json_deep_copy and when a member's value is replaced). */
+static json_t *platform_source_deep_merge(json_t *base, json_t *over)
+{
+    if (!json_is_object(base) || !json_is_object(over)) {
+        return json_deep_copy(over);
+    }
+    json_t *out = json_deep_copy(base);
+    if (!out) {
+        return NULL;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(over, key, v)
+    {
+        json_t *old = json_object_get(out, key);
+        json_t *merged = old ? platform_source_deep_merge(old, v) : json_deep_copy(v);
+        if (json_object_set_new(out, key, merged) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 /* Merges the chain into ld->doc (without "extends"). "name" and "doc" describe one
  * file, so they are not inherited: only the user's document gives them. */
 static bool platform_source_merge(PlatformLoad *ld, SimError *err)
 {
     json_t *merged = json_deep_copy(ld->src[ld->nsrc - 1].doc);
     for (size_t i = ld->nsrc - 1; merged && i-- > 0;) {
-        json_t *next = json_merge(merged, ld->src[i].doc);
+        json_t *next = platform_source_deep_merge(merged, ld->src[i].doc);
         json_decref(merged);
         merged = next;
     }

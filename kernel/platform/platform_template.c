@@ -23,11 +23,11 @@ static bool platform_template_parts(PlatformLoad *ld, PlatformParts *p, SimError
 {
     json_t *doc = ld->doc, *gpu, *s;
     if (!platform_check_keys(ld, doc, "", platform_top_keys, err) ||
-        !platform_member(ld, doc, "", "doc", JSON_STRING, &s, err) ||
-        !platform_member(ld, doc, "", "gpu", JSON_OBJECT, &gpu, err) ||
-        !platform_member(ld, doc, "", "blocks", JSON_OBJECT, &p->blocks, err) ||
-        !platform_member(ld, doc, "", "wires", JSON_ARRAY, &p->wires, err) ||
-        !platform_member(ld, doc, "", "set", JSON_OBJECT, &p->set, err)) {
+        !platform_check_member(ld, doc, "", "doc", JSON_STRING, &s, err) ||
+        !platform_check_member(ld, doc, "", "gpu", JSON_OBJECT, &gpu, err) ||
+        !platform_check_member(ld, doc, "", "blocks", JSON_OBJECT, &p->blocks, err) ||
+        !platform_check_member(ld, doc, "", "wires", JSON_ARRAY, &p->wires, err) ||
+        !platform_check_member(ld, doc, "", "set", JSON_OBJECT, &p->set, err)) {
         return false;
     }
     p->gpu_blocks = p->gpu_wires = NULL;
@@ -35,10 +35,12 @@ static bool platform_template_parts(PlatformLoad *ld, PlatformParts *p, SimError
         return true;
     }
     return platform_check_keys(ld, gpu, "/gpu", platform_gpu_keys, err) &&
-           platform_member(ld, gpu, "/gpu", "blocks", JSON_OBJECT, &p->gpu_blocks, err) &&
-           platform_member(ld, gpu, "/gpu", "wires", JSON_ARRAY, &p->gpu_wires, err) &&
-           platform_member(ld, gpu, "/gpu", "uplink", JSON_STRING, &s, err) &&
-           platform_member(ld, gpu, "/gpu", "doc", JSON_STRING, &s, err);
+           platform_check_member(ld, gpu, "/gpu", "blocks", JSON_OBJECT, &p->gpu_blocks,
+                                 err) &&
+           platform_check_member(ld, gpu, "/gpu", "wires", JSON_ARRAY, &p->gpu_wires,
+                                 err) &&
+           platform_check_member(ld, gpu, "/gpu", "uplink", JSON_STRING, &s, err) &&
+           platform_check_member(ld, gpu, "/gpu", "doc", JSON_STRING, &s, err);
 }
 
 static bool platform_template_instances(PlatformLoad *ld, const PlatformParts *p,

@@ -121,7 +121,7 @@ bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
         return platform_top_blame(ld, &w[PLATFORM_TOP_MEM], a, "mem_bytes", err);
     }
     json_t *name;
-    if (!platform_member(ld, doc, "", "name", JSON_STRING, &name, err)) {
+    if (!platform_check_member(ld, doc, "", "name", JSON_STRING, &name, err)) {
         return false;
     }
     d->name = name ? strdup(json_string_value(name)) : platform_top_default_name(d->file);

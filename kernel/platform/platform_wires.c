@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "platform_priv.h"
 #include "kernel/units.h"
+#include "platform_priv.h"
 
 #define PLATFORM_STAR "[*]"
 #define PLATFORM_MAX_PORT_NAME 200
@@ -49,7 +49,7 @@ static bool platform_star_ports(PlatformLoad *ld, const char *pat, const char *d
                                      pat, port, in->type->name);
             }
             uint64_t count;
-            if (!platform_param_u64(in, &ld->desc->info, pd->count_param, &count, err)) {
+            if (!platform_state_u64(in, &ld->desc->info, pd->count_param, &count, err)) {
                 return false;
             }
             *n = (size_t)count;
@@ -149,10 +149,10 @@ static bool platform_wire_entry(PlatformLoad *ld, json_t *w, const char *path,
     }
     json_t *ja, *jb, *jl, *doc;
     if (!platform_check_keys(ld, w, path, platform_wire_keys, err) ||
-        !platform_member(ld, w, path, "a", JSON_STRING, &ja, err) ||
-        !platform_member(ld, w, path, "b", JSON_STRING, &jb, err) ||
-        !platform_member(ld, w, path, "latency", JSON_STRING, &jl, err) ||
-        !platform_member(ld, w, path, "doc", JSON_STRING, &doc, err)) {
+        !platform_check_member(ld, w, path, "a", JSON_STRING, &ja, err) ||
+        !platform_check_member(ld, w, path, "b", JSON_STRING, &jb, err) ||
+        !platform_check_member(ld, w, path, "latency", JSON_STRING, &jl, err) ||
+        !platform_check_member(ld, w, path, "doc", JSON_STRING, &doc, err)) {
         return false;
     }
     if (!ja || !jb) {

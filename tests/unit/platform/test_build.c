@@ -1,4 +1,4 @@
-/* Covers kernel/platform/platform_build.c and platform_run.c (reset, lookups).
+/* Covers kernel/platform/platform_build.c and platform.c (reset, lookups).
  * Building platforms: block fields, ports (names, array counts, buffer capacity),
  * wire latencies, lookups; and the build errors (not connected, already connected,
  * unknown port or instance, a wire to itself, realize and parameter errors), each

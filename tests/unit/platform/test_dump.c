@@ -1,4 +1,4 @@
-/* Covers kernel/platform/platform_dump.c, platform_flat.c and platform_run.c.
+/* Covers kernel/platform/platform_dump.c, platform_flat.c and platform.c.
  * The flat dump: canonical values of every parameter, and the round trip
  * dump -> load -> dump giving the same bytes (for every data platform, with sets). */
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* Covers kernel/platform/platform_fabric.c.
+/* Covers kernel/platform/platform_fabric.c, topology.c and the topology generators
+ * of hw/fabric/ (topology_switch.c, topology_ring.c, topology_full.c, fabric_gen.c).
  * Fabric expansion for 4 GPUs: generated switch and link instances, their computed
  * "ports" and "routes", the merged user params, and the wires in order. Expected
  * routing tables worked out by hand from the rules in docs/platform-format.md:

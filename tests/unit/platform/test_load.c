@@ -1,7 +1,7 @@
-/* Covers kernel/platform/platform_source.c, platform_template.c, platform_top.c,
- * platform_blocks.c, platform_set.c, platform_wires.c, platform_names.c,
- * platform_check.c, platform_fail.c, platform_index.c, json_file.c, json_merge.c and
- * json_util.c through platform_load().
+/* Covers kernel/platform/platform_load.c, platform_source.c, platform_template.c,
+ * platform_top.c, platform_blocks.c, platform_set.c, platform_wires.c,
+ * platform_names.c, platform_check.c, platform_state.c, platform_fail.c,
+ * platform_index.c, json_file.c and json_util.c through platform_load().
  * Platform loading: the extends chain (deep merge, relative paths, blame of the file
  * that wrote a bad value), expansion order and names, set globs from the file and the
  * command line, top-level blocks, inline documents and extra sets. Expected values are
@@ -180,16 +180,16 @@ static void test_names(void)
 {
     char inst[64], port[64];
     int k = 7;
-    CHECK(platform_split_port("gpu0.xbar.cu[12]", inst, port, sizeof inst, &k));
+    CHECK(platform_name_split_port("gpu0.xbar.cu[12]", inst, port, sizeof inst, &k));
     CHECK_STR(inst, "gpu0.xbar");
     CHECK_STR(port, "cu");
     CHECK_EQ_U64(k, 12);
-    CHECK(platform_split_port("fabric.sw[1].port[0]", inst, port, sizeof inst, &k));
+    CHECK(platform_name_split_port("fabric.sw[1].port[0]", inst, port, sizeof inst, &k));
     CHECK_STR(inst, "fabric.sw[1]");
-    CHECK(platform_split_port("mem.in", inst, port, sizeof inst, &k) && k == -1);
-    CHECK(!platform_split_port("mem", inst, port, sizeof inst, &k));
-    CHECK(!platform_split_port("gpu0.mem.in[x]", inst, port, sizeof inst, &k));
-    CHECK(!platform_split_port(".in", inst, port, sizeof inst, &k));
+    CHECK(platform_name_split_port("mem.in", inst, port, sizeof inst, &k) && k == -1);
+    CHECK(!platform_name_split_port("mem", inst, port, sizeof inst, &k));
+    CHECK(!platform_name_split_port("gpu0.mem.in[x]", inst, port, sizeof inst, &k));
+    CHECK(!platform_name_split_port(".in", inst, port, sizeof inst, &k));
     CHECK(platform_name_valid("gpu0.cu[1]"));
     CHECK(platform_name_valid("tb.d0"));
     CHECK(!platform_name_valid("gpu0..cu"));

@@ -32,7 +32,7 @@ Port *platform_port(const Platform *p, const char *full_name)
 {
     char inst[512], port[512];
     int k;
-    if (!platform_split_port(full_name, inst, port, sizeof inst, &k)) {
+    if (!platform_name_split_port(full_name, inst, port, sizeof inst, &k)) {
         return NULL;
     }
     Block *b = platform_block(p, inst);
