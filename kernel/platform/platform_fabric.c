@@ -18,41 +18,53 @@
 
 static const char *const platform_part_keys[] = {"params", "doc", NULL};
 
-/* Appends to list (n used, room for cap) the names of every registered generator's
- * member lists (parts, or computed when computed is true) not yet in it. */
-static size_t platform_fabric_union(const Registry *r, bool computed, const char **list,
-                                    size_t n, size_t cap)
+/* The i-th list platform_fabric_names joins: lead, each generator's parts (or
+ * computed parameters), tail. */
+static const char *const *platform_fabric_list(const TopologyType *const *topo,
+                                               size_t ntopo, bool computed,
+                                               const char *const *lead,
+                                               const char *const *tail, size_t i)
 {
-    size_t ntopo;
+    if (i == 0 || i > ntopo) {
+        return i == 0 ? lead : tail;
+    }
+    return computed ? topo[i - 1]->computed : topo[i - 1]->parts;
+}
+
+/* A new NULL-terminated array (free(); NULL on OOM): the names of lead, then of every
+ * registered generator's parts (computed parameters when computed is true) in
+ * registration order, then of tail, each name once. */
+static const char **platform_fabric_names(const Registry *r, bool computed,
+                                          const char *const *lead,
+                                          const char *const *tail)
+{
+    size_t ntopo, room = 1, n = 0;
     const TopologyType *const *topo = registry_topologies(r, &ntopo);
-    for (size_t i = 0; i < ntopo; i++) {
-        const char *const *names = computed ? topo[i]->computed : topo[i]->parts;
+    for (size_t i = 0; i < ntopo + 2; i++) {
+        const char *const *names =
+            platform_fabric_list(topo, ntopo, computed, lead, tail, i);
+        for (size_t k = 0; names && names[k]; k++) {
+            room++;
+        }
+    }
+    const char **list = malloc(room * sizeof *list);
+    for (size_t i = 0; list && i < ntopo + 2; i++) {
+        const char *const *names =
+            platform_fabric_list(topo, ntopo, computed, lead, tail, i);
         for (size_t k = 0; names && names[k]; k++) {
             size_t j = 0;
             while (j < n && strcmp(list[j], names[k]) != 0) {
                 j++;
             }
-            if (j == n && n < cap) {
+            if (j == n) {
                 list[n++] = names[k];
             }
         }
     }
-    list[n] = NULL;
-    return n;
-}
-
-/* Counts what platform_fabric_union could list at most (one NULL included). */
-static size_t platform_fabric_room(const Registry *r, bool computed)
-{
-    size_t ntopo, room = 1;
-    const TopologyType *const *topo = registry_topologies(r, &ntopo);
-    for (size_t i = 0; i < ntopo; i++) {
-        const char *const *names = computed ? topo[i]->computed : topo[i]->parts;
-        for (size_t k = 0; names && names[k]; k++) {
-            room++;
-        }
+    if (list) {
+        list[n] = NULL;
     }
-    return room;
+    return list;
 }
 
 bool platform_fabric_computed(const Registry *r, const char *name, const char *param)
@@ -77,17 +89,12 @@ bool platform_fabric_computed(const Registry *r, const char *name, const char *p
  * "doc". */
 static bool platform_fabric_check_keys(PlatformLoad *ld, json_t *fab, SimError *err)
 {
-    const Registry *r = ld->desc->registry;
-    size_t room = platform_fabric_room(r, false) + 4;
-    const char **keys = malloc(room * sizeof *keys);
+    static const char *const lead[] = {"topology", NULL};
+    static const char *const tail[] = {"latency", "doc", NULL};
+    const char **keys = platform_fabric_names(ld->desc->registry, false, lead, tail);
     if (!keys) {
         return platform_fail(ld, "/fabric", err, "out of memory");
     }
-    keys[0] = "topology";
-    size_t n = platform_fabric_union(r, false, keys, 1, room - 3);
-    keys[n++] = "latency";
-    keys[n++] = "doc";
-    keys[n] = NULL;
     bool ok = platform_check_keys(ld, fab, "/fabric", keys, err);
     free(keys);
     return ok;
@@ -155,13 +162,10 @@ static bool platform_fabric_part(PlatformLoad *ld, const char *part, SimError *e
     if (!params) {
         return true;
     }
-    const Registry *r = ld->desc->registry;
-    size_t room = platform_fabric_room(r, true);
-    const char **computed = malloc(room * sizeof *computed);
+    const char **computed = platform_fabric_names(ld->desc->registry, true, NULL, NULL);
     if (!computed) {
         return platform_fail(ld, "/fabric", err, "out of memory");
     }
-    platform_fabric_union(r, true, computed, 0, room - 1);
     for (size_t i = 0; computed[i]; i++) {
         if (json_object_get(params, computed[i])) {
             char p[PLATFORM_PATH_MAX];
@@ -179,13 +183,10 @@ static bool platform_fabric_part(PlatformLoad *ld, const char *part, SimError *e
 /* Checks the object of every part a registered generator declares. */
 static bool platform_fabric_parts(PlatformLoad *ld, SimError *err)
 {
-    const Registry *r = ld->desc->registry;
-    size_t room = platform_fabric_room(r, false);
-    const char **parts = malloc(room * sizeof *parts);
+    const char **parts = platform_fabric_names(ld->desc->registry, false, NULL, NULL);
     if (!parts) {
         return platform_fail(ld, "/fabric", err, "out of memory");
     }
-    platform_fabric_union(r, false, parts, 0, room - 1);
     bool ok = true;
     for (size_t i = 0; ok && parts[i]; i++) {
         ok = platform_fabric_part(ld, parts[i], err);
