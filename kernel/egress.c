@@ -79,11 +79,12 @@ static bool egress_send_due(Egress *q, bool *sent)
     return true;
 }
 
-void egress_push(Egress *q, Txn *t, SimTime delay)
+bool egress_push(Egress *q, Txn *t, SimTime delay)
 {
     bool sent = false;
     egress_add(q, t, sim_now(q->owner->sim) + delay);
     (void)egress_send_due(q, &sent);
+    return sent;
 }
 
 bool egress_pump(Egress *q)

@@ -70,9 +70,10 @@ void egress_init(Egress *q, Block *owner, Port *port, const EgressOpts *opt);
 void egress_add(Egress *q, Txn *t, SimTime when);
 /* Appends t for port (another output of the owner), to leave at `when`. */
 void egress_add_to(Egress *q, Port *port, Txn *t, SimTime when);
-/* Appends t for q's port to leave at now + delay, then sends what is due (without
- * calling drained). */
-void egress_push(Egress *q, Txn *t, SimTime delay);
+/* Appends t for q's port to leave at now + delay, then sends what is due. Returns
+ * true if it sent anything: drained is not called from here, so a caller that must
+ * react like drained does it itself. */
+bool egress_push(Egress *q, Txn *t, SimTime delay);
 /* Sends every due head as far as the ports accept, then (unless external_wake)
  * schedules the queue's wake at a head not yet due, and calls drained if it sent
  * anything. Returns false if a port refused a due head (it waits for on_free). */

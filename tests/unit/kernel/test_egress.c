@@ -116,8 +116,8 @@ static void test_times_and_order(void)
     setup(sim, &o, &r, NULL, 8, NULL);
     Txn *a = txn_new(sim, TXN_WRITE, 0, 4), *b = txn_new(sim, TXN_WRITE, 4, 4);
     uint64_t a_id = a->id, b_id = b->id;
-    egress_push(&o.q, a, 100);
-    egress_push(&o.q, b, 10);
+    CHECK(!egress_push(&o.q, a, 100));
+    CHECK(!egress_push(&o.q, b, 10));
     CHECK_EQ_U64(egress_len(&o.q), 2);
     CHECK_EQ_U64(egress_next(&o.q), 100);
     sim_run(sim, SIM_TIME_MAX);
@@ -144,7 +144,7 @@ static void test_backpressure_and_drained(void)
     for (int i = 0; i < 3; i++) {
         Txn *t = txn_new(sim, TXN_WRITE, (uint64_t)i * 4, 4);
         ids[i] = t->id;
-        egress_push(&o.q, t, 0);
+        CHECK(egress_push(&o.q, t, 0) == (i == 0));
     }
     CHECK_EQ_U64(egress_len(&o.q), 2);
     CHECK_EQ_U64(o.drained, 0);
