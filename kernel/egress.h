@@ -66,7 +66,8 @@ typedef struct Egress {
 /* Sets q up to feed port (owned by owner); opt NULL means all defaults. Call from
  * realize. Allocates nothing until the first add. */
 void egress_init(Egress *q, Block *owner, Port *port, const EgressOpts *opt);
-/* Appends t for q's port, to leave at `when` (absolute, may be in the past). */
+/* Appends t for q's port, to leave at `when` (absolute; a time in the past, e.g. 0,
+ * means as soon as possible). Sends nothing: the owner pumps. */
 void egress_add(Egress *q, Txn *t, SimTime when);
 /* Appends t for port (another output of the owner), to leave at `when`. */
 void egress_add_to(Egress *q, Port *port, Txn *t, SimTime when);
