@@ -10,7 +10,7 @@
 static void egress_wake(void *subject, void *obj)
 {
     (void)obj;
-    egress_pump(subject);
+    (void)egress_pump(subject);
 }
 
 void egress_init(Egress *q, Block *owner, Port *port, const EgressOpts *opt)

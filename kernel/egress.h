@@ -10,7 +10,7 @@
  * refused by its port, or not yet due, holds everything behind it.
  *
  * Ownership: egress_add / egress_add_to / egress_push take the caller's reference
- * of t; the queue passes it to port_send on the way out. egress_clear and
+ * of t; a successful send moves it to the receiving port. egress_clear and
  * egress_destroy release what is still queued.
  *
  * Waking: by default the queue owns an event (SIM_PRIO_DEFAULT) and pumps itself
