@@ -1,6 +1,6 @@
 /* Ports: receive buffers (TxnFifo) bounded by credits, credit-based sends with
- * latency, on_free callbacks for refused senders, answers never refused, and the
- * recording hook (see port.h). */
+ * latency, on_free callbacks for refused senders, answers never refused, the
+ * pass-through loop and the recording hook (see port.h). */
 #include "port.h"
 
 #include <stdio.h>
@@ -131,4 +131,15 @@ Txn *port_take(Port *p)
 uint32_t port_count(const Port *p)
 {
     return (uint32_t)p->buf.count;
+}
+
+uint32_t port_forward(Port *in, Port *out)
+{
+    uint32_t n = 0;
+    Txn *t;
+    while ((t = port_peek(in)) != NULL && port_send(out, t)) {
+        (void)port_take(in);
+        n++;
+    }
+    return n;
 }

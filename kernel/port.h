@@ -24,6 +24,9 @@
  * since every request is eventually consumed by a block that needs only answer
  * credits to go on, requests always drain and so do the answers queued behind them.
  *
+ * Forwarding: port_forward(in, out) moves what arrived at in out of `out`, in order,
+ * as far as out's peer accepts (see below).
+ *
  * Recording: if p->trace is non-NULL, every send on p ("send") and every arrival at
  * p ("recv") is passed to the trace sink; when recording is off this costs a branch. */
 #ifndef MGTLM_PORT_H
@@ -84,5 +87,14 @@ Txn *port_peek(const Port *p);
 /* Removes and returns the first transaction (ownership to the caller). */
 Txn *port_take(Port *p);
 uint32_t port_count(const Port *p);
+
+/* The pass-through loop: sends the head of in's buffer out of `out` and takes it,
+ * until in is empty or out refuses (out's block then gets on_free like any refused
+ * sender; the refused head stays in `in`, still owned there). Returns how many
+ * transactions moved (ownership moved with them). No re-entry guard is needed or
+ * kept: port_send and port_take never call a block back synchronously (arrivals and
+ * on_free are scheduled events), so a forward can be started from on_recv or on_free
+ * of either port at any time. */
+uint32_t port_forward(Port *in, Port *out);
 
 #endif

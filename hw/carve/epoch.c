@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "kernel/block.h"
+#include "kernel/egress.h"
 
 #define EPOCH_BITS 20
 #define EPOCH_MASK ((1u << EPOCH_BITS) - 1)
@@ -47,8 +48,7 @@ typedef struct Epoch {
     int own;
     uint32_t epctr;
     uint64_t ends_seen;
-    Txn *out[2]; /* egress transactions waiting to leave, in order */
-    size_t nout;
+    Egress out; /* egress transactions waiting to leave `net`, in order */
     uint64_t *increments, *wraps, *kernel_end_count, *stamped, *value;
 } Epoch;
 
@@ -91,6 +91,7 @@ static bool epoch_realize(Block *b, SimError *err)
     e->gpu = block_port(b, "gpu", -1);
     e->net = block_port(b, "net", -1);
     e->own = b->gpu >= 0 ? b->gpu : 0;
+    egress_init(&e->out, b, e->net, NULL);
     e->increments = block_counter(b, "increments", "EPCTR increments");
     e->wraps = block_counter(b, "wraps", "wraps to 0 (each resets the RDC)");
     e->kernel_end_count = block_counter(b, "kernel_ends", "kernel_end transactions seen");
@@ -99,23 +100,15 @@ static bool epoch_realize(Block *b, SimError *err)
     return true;
 }
 
-static void epoch_drop_out(Epoch *e)
-{
-    for (size_t i = 0; i < e->nout; i++) {
-        txn_unref(e->out[i]);
-    }
-    e->nout = 0;
-}
-
 static void epoch_reset(Block *b)
 {
     Epoch *e = (Epoch *)b;
-    epoch_drop_out(e);
+    egress_clear(&e->out);
     e->epctr = (uint32_t)e->initial_epoch;
     e->ends_seen = 0;
 }
 
-/* Takes the head of `gpu` into out[], stamping it and counting kernel ends. */
+/* Takes the head of `gpu` into out, stamping it and counting kernel ends. */
 static void epoch_take(Epoch *e)
 {
     Txn *t = port_take(e->gpu);
@@ -133,7 +126,7 @@ static void epoch_take(Epoch *e)
                 Txn *reset = txn_new(e->base.sim, TXN_INVALIDATE, 0, 0);
                 reset->src = (int16_t)e->own;
                 reset->dst = (int16_t)e->own;
-                e->out[e->nout++] = reset;
+                egress_add(&e->out, reset, 0);
             }
         }
     }
@@ -143,18 +136,14 @@ static void epoch_take(Epoch *e)
     if (request || control) {
         t->epoch = e->epctr;
     }
-    e->out[e->nout++] = t;
+    egress_add(&e->out, t, 0);
 }
 
 static void epoch_egress(Epoch *e)
 {
     for (;;) {
-        while (e->nout > 0) {
-            if (!port_send(e->net, e->out[0])) {
-                return;
-            }
-            e->out[0] = e->out[1];
-            e->nout--;
+        if (!egress_pump(&e->out)) {
+            return;
         }
         if (!port_peek(e->gpu)) {
             return;
@@ -165,10 +154,7 @@ static void epoch_egress(Epoch *e)
 
 static void epoch_ingress(Epoch *e)
 {
-    Txn *t;
-    while ((t = port_peek(e->net)) != NULL && port_send(e->gpu, t)) {
-        (void)port_take(e->net);
-    }
+    (void)port_forward(e->net, e->gpu);
 }
 
 static void epoch_on_recv(Block *b, Port *p)
@@ -199,7 +185,7 @@ static void epoch_stats(Block *b)
 
 static void epoch_finalize(Block *b)
 {
-    epoch_drop_out((Epoch *)b);
+    egress_destroy(&((Epoch *)b)->out);
 }
 
 static void epoch_cost(Block *b, CostReport *r)

@@ -36,7 +36,7 @@
 #include "hw/lib/idmap.h"
 #include "hw/lib/rng.h"
 #include "kernel/block.h"
-#include "kernel/txn_fifo.h"
+#include "kernel/egress.h"
 
 /* Indices of imst_coherence_choices. */
 enum { IMST_MODE_NONE, IMST_MODE_SWC, IMST_MODE_HWC };
@@ -53,7 +53,7 @@ typedef struct Imst {
     uint64_t lo, hi;
     IdMap states; /* line number -> ImstState (absent = UNCACHED) */
     Rng rng;
-    TxnFifo inv; /* queued invalidates */
+    Egress inv; /* queued invalidates, out of `up` */
 
     uint64_t *local_reads, *local_writes, *remote_reads, *remote_writes;
     uint64_t *broadcasts, *invalidates_sent, *demotions, *to_state[IMST_STATES];
@@ -106,6 +106,7 @@ static bool imst_realize(Block *b, SimError *err)
     }
     m->up = block_port(b, "up", -1);
     m->mem = block_port(b, "mem", -1);
+    egress_init(&m->inv, b, m->up, NULL);
     m->own = b->gpu >= 0 ? b->gpu : 0;
     m->lo = (uint64_t)m->own * b->plat->mem_bytes;
     m->hi = m->lo + b->plat->mem_bytes;
@@ -130,7 +131,7 @@ static bool imst_realize(Block *b, SimError *err)
 static void imst_reset(Block *b)
 {
     Imst *m = (Imst *)b;
-    txn_fifo_free(&m->inv);
+    egress_clear(&m->inv);
     idmap_destroy(&m->states);
     rng_seed(&m->rng, m->seed, b->plat->seed, b->gpu, b->index);
 }
@@ -146,7 +147,7 @@ static void imst_broadcast(Imst *m, uint64_t n, const Txn *w)
         t->src = (int16_t)m->own;
         t->dst = (int16_t)g;
         txn_set_parents(t, &w->id, 1);
-        txn_fifo_push(&m->inv, t);
+        egress_add(&m->inv, t, 0);
         (*m->invalidates_sent)++;
     }
 }
@@ -187,7 +188,7 @@ static bool imst_in_range(const Imst *m, const Txn *t)
 static void imst_down(Imst *m)
 {
     Txn *t;
-    while (m->inv.count == 0 && (t = port_peek(m->up)) != NULL) {
+    while (egress_len(&m->inv) == 0 && (t = port_peek(m->up)) != NULL) {
         bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
         txn_ref(t);
         if (!port_send(m->mem, t)) {
@@ -204,16 +205,8 @@ static void imst_down(Imst *m)
 
 static void imst_up(Imst *m)
 {
-    Txn *q;
-    while ((q = txn_fifo_peek(&m->inv)) != NULL) {
-        if (!port_send(m->up, q)) {
-            return;
-        }
-        (void)txn_fifo_pop(&m->inv);
-    }
-    Txn *t;
-    while ((t = port_peek(m->mem)) != NULL && port_send(m->up, t)) {
-        (void)port_take(m->mem);
+    if (egress_pump(&m->inv)) {
+        (void)port_forward(m->mem, m->up);
     }
 }
 
@@ -245,7 +238,7 @@ static void imst_stats(Block *b)
 static void imst_finalize(Block *b)
 {
     Imst *m = (Imst *)b;
-    txn_fifo_free(&m->inv);
+    egress_destroy(&m->inv);
     idmap_destroy(&m->states);
 }
 

@@ -73,17 +73,12 @@
 #include "hw/carve/rdc_store.h"
 #include "hw/carve/swc_cost.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
 
 /* Indices of rdc_coherence_choices and rdc_index_choices. */
 enum { RDC_NONE, RDC_SWC, RDC_HWC };
 enum { RDC_INDEX_MODULO, RDC_INDEX_HASH };
-
-typedef struct RdcItem {
-    Txn *t; /* owned */
-    SimTime ready;
-    bool to_net; /* else out of `gpu` */
-} RdcItem;
 
 typedef struct RdcFill {
     uint64_t id; /* the fill read's id */
@@ -109,8 +104,7 @@ typedef struct Rdc {
     Port *gpu, *net;
     int own;
     RdcStore *store; /* NULL when size is 0 */
-    RdcItem *pipe;   /* ring of `queue` items */
-    size_t phead, pcount;
+    Egress pipe;     /* at most `queue` items, out of `net` or `gpu` (woken by ev) */
     SimTime busy_until, last_ready;
     RdcFill *fills;
     size_t nfills, fills_cap;
@@ -217,17 +211,15 @@ static bool rdc_realize(Block *b, SimError *err)
     r->gpu = block_port(b, "gpu", -1);
     r->net = block_port(b, "net", -1);
     r->own = b->gpu >= 0 ? b->gpu : 0;
-    r->pipe = calloc(r->queue, sizeof *r->pipe);
     if (r->size) {
         r->store = rdc_store_new(r->size / r->line, (uint32_t)r->line,
                                  r->index == RDC_INDEX_HASH);
     }
-    if (!r->pipe || (r->size && !r->store)) {
-        free(r->pipe);
-        rdc_store_free(r->store);
+    if (r->size && !r->store) {
         return sim_error_set(err, "%s: out of memory", b->name);
     }
     sim_event_init(&r->ev, b->sim, SIM_PRIO_DEFAULT, rdc_wake, r, NULL);
+    egress_init(&r->pipe, b, r->net, &(EgressOpts){.external_wake = true});
     r->lookups = block_counter(b, "lookups", "remote reads looked up");
     r->hits = block_counter(b, "hits", "reads served from the cache");
     r->misses = block_counter(b, "misses", "reads that missed (incl. stale)");
@@ -269,20 +261,11 @@ static void rdc_drop_fills(Rdc *r)
     r->nfills = 0;
 }
 
-static void rdc_drop_pipe(Rdc *r)
-{
-    for (size_t i = 0; i < r->pcount; i++) {
-        txn_unref(r->pipe[(r->phead + i) % r->queue].t);
-    }
-    r->pcount = 0;
-    r->phead = 0;
-}
-
 static void rdc_reset(Block *b)
 {
     Rdc *r = (Rdc *)b;
     rdc_drop_fills(r);
-    rdc_drop_pipe(r);
+    egress_clear(&r->pipe);
     if (r->store) {
         rdc_store_clear(r->store);
     }
@@ -292,8 +275,7 @@ static void rdc_reset(Block *b)
 
 static void rdc_push(Rdc *r, Txn *t, SimTime ready, bool to_net)
 {
-    r->pipe[(r->phead + r->pcount) % r->queue] = (RdcItem){t, ready, to_net};
-    r->pcount++;
+    egress_add_to(&r->pipe, to_net ? r->net : r->gpu, t, ready);
     r->last_ready = ready;
 }
 
@@ -446,7 +428,7 @@ static void rdc_egress(Rdc *r, SimTime now)
         }
         bool lookup = r->store && rdc_is_request(t->cmd) && t->dst != r->own;
         if (lookup || rdc_is_control(t->cmd)) {
-            if (r->pcount == r->queue) {
+            if (egress_len(&r->pipe) == r->queue) {
                 return;
             }
             t = port_take(r->gpu);
@@ -465,23 +447,6 @@ static void rdc_egress(Rdc *r, SimTime now)
         (void)port_take(r->gpu);
         (*r->passed_out)++;
     }
-}
-
-/* Sends the pipe items whose time has come; false if an output refused. */
-static bool rdc_drain(Rdc *r, SimTime now)
-{
-    while (r->pcount > 0) {
-        RdcItem *it = &r->pipe[r->phead];
-        if (it->ready > now) {
-            return true;
-        }
-        if (!port_send(it->to_net ? r->net : r->gpu, it->t)) {
-            return false;
-        }
-        r->phead = (r->phead + 1) % r->queue;
-        r->pcount--;
-    }
-    return true;
 }
 
 static RdcFill *rdc_find_fill(Rdc *r, uint64_t id)
@@ -569,13 +534,13 @@ static void rdc_pump(Rdc *r)
 {
     SimTime now = sim_now(r->base.sim);
     rdc_ingress(r);
-    bool open = rdc_drain(r, now);
+    bool open = egress_pump(&r->pipe);
     rdc_egress(r, now);
     if (open) {
-        open = rdc_drain(r, now);
+        open = egress_pump(&r->pipe);
     }
-    if (open && r->pcount > 0) {
-        sim_event_notify_at(&r->ev, r->pipe[r->phead].ready);
+    if (open && egress_len(&r->pipe) > 0) {
+        sim_event_notify_at(&r->ev, egress_next(&r->pipe));
     }
 }
 
@@ -612,12 +577,10 @@ static void rdc_finalize(Block *b)
 {
     Rdc *r = (Rdc *)b;
     rdc_drop_fills(r);
-    rdc_drop_pipe(r);
+    egress_destroy(&r->pipe);
     free(r->fills);
-    free(r->pipe);
     rdc_store_free(r->store);
     r->fills = NULL;
-    r->pipe = NULL;
     r->store = NULL;
 }
 

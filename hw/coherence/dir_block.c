@@ -43,7 +43,7 @@ static void dir_block_inv(void *ctx, uint64_t line_addr, int gpu, DirCause cause
     t->src = (int16_t)d->own;
     t->dst = (int16_t)gpu;
     (*d->invalidates)++;
-    outq_push(&d->qup, t, d->latency);
+    egress_push(&d->qup, t, d->latency);
 }
 
 static void dir_block_process(Block *b);
@@ -84,9 +84,9 @@ bool dir_block_realize(Block *b, bool shared_vector, SimError *err)
     d->coalesced = block_hist(b, "coalesced", 1, (uint32_t)(d->core.lines + 1),
                               "lines tracked by an entry when it was evicted");
     d->core.coalesced = d->coalesced;
-    outq_init(&d->qup, b, block_port(b, "up", -1), dir_block_process, d->route_errors);
-    outq_init(&d->qdown, b, block_port(b, "down", -1), dir_block_process,
-              d->route_errors);
+    EgressOpts opt = {.drained = dir_block_process, .unbound = d->route_errors};
+    egress_init(&d->qup, b, block_port(b, "up", -1), &opt);
+    egress_init(&d->qdown, b, block_port(b, "down", -1), &opt);
     return true;
 }
 
@@ -94,7 +94,6 @@ void dir_block_reset(Block *b)
 {
     DirBlock *d = (DirBlock *)b;
     dir_core_clear(&d->core);
-    d->busy = false;
 }
 
 static bool dir_block_is_access(TxnCmd c)
@@ -128,19 +127,15 @@ static void dir_block_apply(DirBlock *d, const Txn *t)
 static void dir_block_process(Block *b)
 {
     DirBlock *d = (DirBlock *)b;
-    if (d->busy) {
-        return;
-    }
-    d->busy = true;
-    Port *up = d->qup.p, *down = d->qdown.p;
+    Port *up = d->qup.port, *down = d->qdown.port;
     Txn *t;
     while ((t = port_peek(down)) != NULL) {
-        outq_push(&d->qup, port_take(down), 0);
+        egress_push(&d->qup, port_take(down), 0);
     }
     while ((t = port_peek(up)) != NULL) {
         bool tracked = dir_block_is_access(t->cmd) && t->dst == d->own && t->src >= 0 &&
                        (uint32_t)t->src < b->plat->gpus;
-        if (tracked && outq_len(&d->qdown) >= b->buffer) {
+        if (tracked && egress_len(&d->qdown) >= b->buffer) {
             break;
         }
         t = port_take(up);
@@ -149,9 +144,8 @@ static void dir_block_process(Block *b)
         } else {
             (*d->passed)++;
         }
-        outq_push(&d->qdown, t, tracked ? d->latency : 0);
+        egress_push(&d->qdown, t, tracked ? d->latency : 0);
     }
-    d->busy = false;
 }
 
 void dir_block_on_recv(Block *b, Port *p)
@@ -163,7 +157,7 @@ void dir_block_on_recv(Block *b, Port *p)
 void dir_block_on_free(Block *b, Port *p)
 {
     DirBlock *d = (DirBlock *)b;
-    outq_pump(p == d->qup.p ? &d->qup : &d->qdown);
+    (void)egress_pump(p == d->qup.port ? &d->qup : &d->qdown);
     dir_block_process(b);
 }
 
@@ -181,8 +175,8 @@ void dir_block_stats(Block *b)
 void dir_block_finalize(Block *b)
 {
     DirBlock *d = (DirBlock *)b;
-    outq_destroy(&d->qup);
-    outq_destroy(&d->qdown);
+    egress_destroy(&d->qup);
+    egress_destroy(&d->qdown);
     dir_core_free(&d->core);
 }
 

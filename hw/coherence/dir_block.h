@@ -6,8 +6,8 @@
 #define MGTLM_HW_COHERENCE_DIR_BLOCK_H
 
 #include "hw/coherence/dir_core.h"
-#include "hw/lib/outq.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 
 typedef struct DirBlock {
     Block base;
@@ -17,8 +17,7 @@ typedef struct DirBlock {
     bool shared_vector;
     int own;
     DirCore core;
-    OutQ qup, qdown;
-    bool busy;
+    Egress qup, qdown;
     uint64_t *remote_reads, *local_writes, *remote_writes, *passed;
     uint64_t *allocations, *evictions, *inv_write, *inv_evict, *invalidates;
     uint64_t *valid_entries, *positions, *route_errors;

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "hw/dualopt/bgu.h"
-#include "hw/lib/outq.h"
 #include "hw/lib/idmap.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 
 #define BGU_QUEUE_LIMIT 64
 
@@ -47,11 +47,10 @@ typedef struct Bgu {
     SimTime latency;
     uint64_t wavefronts;
     Port *cu, *l1;
-    OutQ down, up;
+    Egress down, up;
     BguWave *waves;
     IdMap ids; /* line request id -> wave index */
     BguLines lines;
-    bool busy; /* inside bgu_pump_in */
     uint64_t *requests, *line_reads, *line_writes, *words, *passed, *bad, *unbound;
 } Bgu;
 
@@ -126,7 +125,7 @@ static void bgu_answer(Bgu *g, Txn *orig, TxnStatus status, const uint8_t *data)
     if (data) {
         txn_set_data(r, data);
     }
-    outq_push(&g->up, r, 0);
+    egress_push(&g->up, r, 0);
 }
 
 /* Takes orig, the head of the cu port, and splits it into line requests (a wave
@@ -174,7 +173,7 @@ static void bgu_split(Bgu *g, Txn *orig)
         if (w >= 0) {
             idmap_insert(&g->ids, t->id, (uint64_t)w);
         }
-        outq_push(&g->down, t, g->latency);
+        egress_push(&g->down, t, g->latency);
     }
     if (w < 0) {
         txn_unref(orig);
@@ -192,19 +191,15 @@ static void bgu_split(Bgu *g, Txn *orig)
     }
 }
 
-/* Takes CU requests while there is room. Not re-entered: queue callbacks during a
- * pass are covered by the pass's own loop. */
+/* Takes CU requests while there is room (again after a queue drained or a wave
+ * finished). */
 static void bgu_pump_in(Bgu *g)
 {
-    if (g->busy) {
-        return;
-    }
-    g->busy = true;
     Txn *t;
-    while ((t = port_peek(g->cu)) != NULL && outq_len(&g->down) < BGU_QUEUE_LIMIT) {
+    while ((t = port_peek(g->cu)) != NULL && egress_len(&g->down) < BGU_QUEUE_LIMIT) {
         if (!bgu_splits(t)) {
             (*g->passed)++;
-            outq_push(&g->down, port_take(g->cu), g->latency);
+            egress_push(&g->down, port_take(g->cu), g->latency);
             continue;
         }
         if (txn_needs_response(t) && bgu_free_wave(g) < 0) {
@@ -212,7 +207,6 @@ static void bgu_pump_in(Bgu *g)
         }
         bgu_split(g, t);
     }
-    g->busy = false;
 }
 
 static void bgu_line_done(Bgu *g, Txn *r, uint64_t w)
@@ -248,7 +242,7 @@ static void bgu_from_l1(Bgu *g)
             bgu_line_done(g, t, w);
             txn_unref(t);
         } else {
-            outq_push(&g->up, t, 0);
+            egress_push(&g->up, t, 0);
         }
     }
 }
@@ -280,8 +274,9 @@ static bool bgu_realize(Block *b, SimError *err)
     g->bad = block_counter(b, "bad_requests",
                            "wavefronts whose len differs from their thread bytes");
     g->unbound = block_counter(b, "unbound_errors", "model error: sends to no peer");
-    outq_init(&g->down, b, g->l1, bgu_drained, g->unbound);
-    outq_init(&g->up, b, g->cu, bgu_drained, g->unbound);
+    EgressOpts opt = {.drained = bgu_drained, .unbound = g->unbound};
+    egress_init(&g->down, b, g->l1, &opt);
+    egress_init(&g->up, b, g->cu, &opt);
     return true;
 }
 
@@ -298,7 +293,7 @@ static void bgu_on_recv(Block *b, Port *p)
 static void bgu_on_free(Block *b, Port *p)
 {
     Bgu *g = (Bgu *)b;
-    outq_pump(p == g->cu ? &g->up : &g->down);
+    (void)egress_pump(p == g->cu ? &g->up : &g->down);
 }
 
 static void bgu_finalize(Block *b)
@@ -314,8 +309,8 @@ static void bgu_finalize(Block *b)
     g->waves = NULL;
     idmap_destroy(&g->ids);
     bgu_lines_free(&g->lines);
-    outq_destroy(&g->down);
-    outq_destroy(&g->up);
+    egress_destroy(&g->down);
+    egress_destroy(&g->up);
 }
 
 const BlockType bgu_type = {

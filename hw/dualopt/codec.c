@@ -60,8 +60,8 @@
 #include "hw/dualopt/codec_track.h"
 #include "hw/dualopt/dualopt_mode.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
-#include "kernel/txn_fifo.h"
 
 typedef struct CodecSlot {
     CodecEntry e;
@@ -85,8 +85,8 @@ typedef struct Codec {
     CodecBuf *buf; /* one per GPU (the own GPU's stays empty) */
     uint32_t rr;   /* first source to consider */
     SimTime next_out;
-    Txn *held; /* chosen for net but refused: sent first after on_free */
-    TxnFifo to_gpu;
+    Txn *held;     /* chosen for net but refused: sent first after on_free */
+    Egress to_gpu; /* ingress waiting to leave through `gpu` */
     CodecTrack track;
     SimEvent ev;
     uint64_t *entries_in, *packets_out, *entries_out, *timeout_packets, *passed_out;
@@ -362,7 +362,7 @@ static void codec_split(Codec *c, const Txn *p)
         memcpy(r->line + 4u * w, e[i].data, CODEC_WORD_BYTES);
         r->got |= 1u << w;
         if (r->got == r->mask) {
-            txn_fifo_push(&c->to_gpu, codec_rebuild(c, r));
+            egress_add(&c->to_gpu, codec_rebuild(c, r), 0);
             codec_track_remove(&c->track, r);
         }
     }
@@ -372,10 +372,8 @@ static void codec_ingress(Codec *c)
 {
     for (;;) {
         Txn *t;
-        while ((t = txn_fifo_peek(&c->to_gpu)) != NULL && port_send(c->gpu, t)) {
-            (void)txn_fifo_pop(&c->to_gpu);
-        }
-        if (c->to_gpu.count >= c->base.buffer || (t = port_take(c->net)) == NULL) {
+        (void)egress_pump(&c->to_gpu);
+        if (egress_len(&c->to_gpu) >= c->base.buffer || (t = port_take(c->net)) == NULL) {
             return;
         }
         if (t->cmd == TXN_RESP && t->hint == CODEC_HINT_PACKET) {
@@ -388,7 +386,7 @@ static void codec_ingress(Codec *c)
             codec_track_remove(&c->track, r);
         }
         (*c->passed_in)++;
-        txn_fifo_push(&c->to_gpu, t);
+        egress_add(&c->to_gpu, t, 0);
     }
 }
 
@@ -412,6 +410,7 @@ static bool codec_realize(Block *b, SimError *err)
     c->gpu = block_port(b, "gpu", -1);
     c->net = block_port(b, "net", -1);
     c->mode = block_port(b, "mode", -1);
+    egress_init(&c->to_gpu, b, c->gpu, NULL);
     c->nbuf = b->plat->gpus;
     c->buf = calloc(c->nbuf, sizeof *c->buf);
     if (c->buf == NULL) {
@@ -463,7 +462,7 @@ static void codec_reset(Block *b)
         txn_unref(c->held);
         c->held = NULL;
     }
-    txn_fifo_free(&c->to_gpu);
+    egress_clear(&c->to_gpu);
     codec_track_destroy(&c->track);
 }
 
@@ -506,7 +505,7 @@ static void codec_finalize(Block *b)
     if (c->held != NULL) {
         txn_unref(c->held);
     }
-    txn_fifo_free(&c->to_gpu);
+    egress_destroy(&c->to_gpu);
     codec_track_destroy(&c->track);
 }
 

@@ -63,8 +63,9 @@
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/rcache_pending.h"
 #include "hw/dualopt/rcache_store.h"
-#include "kernel/txn_fifo.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
+#include "kernel/txn_fifo.h"
 
 typedef struct RCache {
     Block base;
@@ -74,11 +75,11 @@ typedef struct RCache {
     Port *gpu, *net, *mode;
     RcStore store;
     RcPending pending;
-    TxnFifo q_net, q_gpu;
-    TxnFifo deferred; /* egress requests waiting behind the fence */
-    Txn *fence;        /* release/kernel_end waiting for write-back acks */
-    uint64_t wb_wait;  /* write-backs not acknowledged yet */
-    uint64_t epoch;    /* invalidate-all count */
+    Egress q_net, q_gpu; /* out of `net` / `gpu`, after latency */
+    TxnFifo deferred;    /* egress requests waiting behind the fence */
+    Txn *fence;          /* release/kernel_end waiting for write-back acks */
+    uint64_t wb_wait;    /* write-backs not acknowledged yet */
+    uint64_t epoch;      /* invalidate-all count */
     uint64_t *hits, *misses, *partial, *writes, *fills, *evictions, *writebacks;
     uint64_t *wb_bytes, *wb_acks, *flushes, *invalidated, *uncacheable, *passed;
     uint64_t *inval_in, *mode_changes, *wb_errors, *id_errors;
@@ -135,13 +136,8 @@ static uint32_t rc_popcount(uint64_t v)
 
 static void rc_drain(RCache *c)
 {
-    Txn *t;
-    while ((t = txn_fifo_peek(&c->q_net)) != NULL && port_send_after(c->net, t, c->latency)) {
-        (void)txn_fifo_pop(&c->q_net);
-    }
-    while ((t = txn_fifo_peek(&c->q_gpu)) != NULL && port_send_after(c->gpu, t, c->latency)) {
-        (void)txn_fifo_pop(&c->q_gpu);
-    }
+    (void)egress_pump(&c->q_net);
+    (void)egress_pump(&c->q_gpu);
 }
 
 /* Sends the dirty bytes of ln to their home as a write (recorded, acked later). */
@@ -168,7 +164,7 @@ static void rc_writeback(RCache *c, RcLine *ln)
     (*c->writebacks)++;
     *c->wb_bytes += rc_popcount(ln->dirty);
     ln->dirty = 0;
-    txn_fifo_push(&c->q_net, w);
+    egress_add(&c->q_net, w, 0);
 }
 
 /* Writes back and frees ln. */
@@ -230,7 +226,7 @@ static void rc_read(RCache *c, Txn *t)
         txn_set_data(r, rc_data(&c->store, ln) + off);
         rc_touch(&c->store, ln);
         (*c->hits)++;
-        txn_fifo_push(&c->q_gpu, r);
+        egress_add(&c->q_gpu, r, 0);
         txn_unref(t);
         return;
     }
@@ -250,7 +246,7 @@ static void rc_read(RCache *c, Txn *t)
             memcpy(p->snap_data, rc_data(&c->store, ln), c->store.line);
         }
     }
-    txn_fifo_push(&c->q_net, t);
+    egress_add(&c->q_net, t, 0);
 }
 
 static void rc_write(RCache *c, Txn *t)
@@ -272,7 +268,7 @@ static void rc_write(RCache *c, Txn *t)
     rc_touch(&c->store, ln);
     (*c->writes)++;
     if (!t->posted) {
-        txn_fifo_push(&c->q_gpu, txn_new_response(c->base.sim, t));
+        egress_add(&c->q_gpu, txn_new_response(c->base.sim, t), 0);
     }
     txn_unref(t);
 }
@@ -290,14 +286,14 @@ static void rc_egress_one(RCache *c, Txn *t)
         if (c->wb_wait > 0) {
             c->fence = t;
         } else {
-            txn_fifo_push(&c->q_net, t);
+            egress_add(&c->q_net, t, 0);
         }
         return;
     }
     bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
     if (!c->enabled || !access || block_home(&c->base, t->addr) == c->base.gpu) {
         (*c->passed)++;
-        txn_fifo_push(&c->q_net, t);
+        egress_add(&c->q_net, t, 0);
         return;
     }
     bool one_line = t->len > 0 && rc_line_addr(&c->store, t->addr) ==
@@ -309,7 +305,7 @@ static void rc_egress_one(RCache *c, Txn *t)
     } else {
         rc_evict_range(c, t->addr, t->len);
         (*c->uncacheable)++;
-        txn_fifo_push(&c->q_net, t);
+        egress_add(&c->q_net, t, 0);
     }
 }
 
@@ -319,7 +315,8 @@ static void rc_egress_one(RCache *c, Txn *t)
  * new input once the fence has left. */
 static void rc_egress(RCache *c)
 {
-    while (c->q_net.count < c->base.buffer && c->q_gpu.count < c->base.buffer) {
+    while (egress_len(&c->q_net) < c->base.buffer &&
+           egress_len(&c->q_gpu) < c->base.buffer) {
         if (c->fence == NULL && c->deferred.count > 0) {
             rc_egress_one(c, txn_fifo_pop(&c->deferred));
             continue;
@@ -392,7 +389,7 @@ static void rc_writeback_ack(RCache *c, Txn *t)
     txn_unref(t);
     c->wb_wait--;
     if (c->wb_wait == 0 && c->fence != NULL) {
-        txn_fifo_push(&c->q_net, c->fence);
+        egress_add(&c->q_net, c->fence, 0);
         c->fence = NULL;
         rc_egress(c);
     }
@@ -403,7 +400,7 @@ static void rc_ingress(RCache *c)
     for (;;) {
         rc_drain(c);
         Txn *t;
-        if (c->q_gpu.count >= c->base.buffer || (t = port_take(c->net)) == NULL) {
+        if (egress_len(&c->q_gpu) >= c->base.buffer || (t = port_take(c->net)) == NULL) {
             return;
         }
         RcPend *p = t->cmd == TXN_RESP ? rc_pending_get(&c->pending, t->id) : NULL;
@@ -418,7 +415,7 @@ static void rc_ingress(RCache *c)
         if (t->cmd == TXN_INVALIDATE) {
             rc_invalidate_in(c, t);
         }
-        txn_fifo_push(&c->q_gpu, t);
+        egress_add(&c->q_gpu, t, 0);
     }
 }
 
@@ -447,6 +444,9 @@ static bool rc_realize(Block *b, SimError *err)
     c->gpu = block_port(b, "gpu", -1);
     c->net = block_port(b, "net", -1);
     c->mode = block_port(b, "mode", -1);
+    EgressOpts opt = {.extra = c->latency};
+    egress_init(&c->q_net, b, c->net, &opt);
+    egress_init(&c->q_gpu, b, c->gpu, &opt);
     c->hits = block_counter(b, "read_hits", "reads answered here");
     c->misses = block_counter(b, "read_misses", "cacheable reads forwarded");
     c->partial = block_counter(b, "partial_misses",
@@ -477,8 +477,8 @@ static bool rc_realize(Block *b, SimError *err)
 static void rc_reset(Block *b)
 {
     RCache *c = (RCache *)b;
-    txn_fifo_free(&c->q_net);
-    txn_fifo_free(&c->q_gpu);
+    egress_clear(&c->q_net);
+    egress_clear(&c->q_gpu);
     txn_fifo_free(&c->deferred);
     rc_pending_destroy(&c->pending);
     if (c->fence != NULL) {
@@ -495,12 +495,12 @@ static void rc_reset(Block *b)
 static void rc_pump(RCache *c)
 {
     for (;;) {
-        size_t before = port_count(c->gpu) + port_count(c->net) + c->q_net.count +
-                        c->q_gpu.count + c->deferred.count;
+        size_t before = port_count(c->gpu) + port_count(c->net) + egress_len(&c->q_net) +
+                        egress_len(&c->q_gpu) + c->deferred.count;
         rc_ingress(c);
         rc_egress(c);
-        size_t after = port_count(c->gpu) + port_count(c->net) + c->q_net.count +
-                       c->q_gpu.count + c->deferred.count;
+        size_t after = port_count(c->gpu) + port_count(c->net) + egress_len(&c->q_net) +
+                       egress_len(&c->q_gpu) + c->deferred.count;
         if (after == before) {
             return;
         }
@@ -534,6 +534,8 @@ static void rc_finalize(Block *b)
 {
     RCache *c = (RCache *)b;
     rc_reset(b);
+    egress_destroy(&c->q_net);
+    egress_destroy(&c->q_gpu);
     rc_store_destroy(&c->store);
 }
 

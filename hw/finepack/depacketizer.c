@@ -27,10 +27,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "kernel/txn_fifo.h"
 #include "hw/finepack/fp_format.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/txn_fifo.h"
 
 typedef struct Depacketizer {
     Block base;
@@ -234,14 +234,7 @@ static void dp_wake(void *subject, void *obj)
 
 static void dp_pump_down(Depacketizer *d)
 {
-    Txn *t;
-    while ((t = port_peek(d->up)) != NULL) {
-        if (!port_send(d->down, t)) {
-            return;
-        }
-        (void)port_take(d->up);
-        (*d->egress)++;
-    }
+    *d->egress += port_forward(d->up, d->down);
 }
 
 static void dp_on_recv(Block *b, Port *p)

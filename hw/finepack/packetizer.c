@@ -28,9 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/txn_fifo.h"
 #include "hw/finepack/fp_format.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
+#include "kernel/txn_fifo.h"
 
 typedef struct Packetizer {
     Block base;
@@ -42,7 +43,7 @@ typedef struct Packetizer {
     int open_dst;
     uint64_t *ids; /* parent scratch */
     size_t ids_cap;
-    TxnFifo outq;
+    Egress outq; /* waiting to leave through `down` */
     uint8_t tag;
     uint64_t *packets, *runs, *stores, *payload, *subhdr_bytes, *data_bytes;
     uint64_t *pad_bytes, *passed, *upstream, *format_errors;
@@ -60,6 +61,7 @@ static bool pk_realize(Block *b, SimError *err)
     (void)err;
     k->up = block_port(b, "up", -1);
     k->down = block_port(b, "down", -1);
+    egress_init(&k->outq, b, k->down, NULL);
     k->packets = block_counter(b, "packets", "FinePack packets sent");
     k->runs = block_counter(b, "runs", "sub-packets in the packets");
     k->stores = block_counter(b, "stores", "store ids carried (packet parents)");
@@ -149,7 +151,7 @@ static void pk_close(Packetizer *k)
     stat_hist_add(k->stores_per_packet, nids);
     stat_hist_add(k->payload_hist, payload);
     k->open_payload = 0;
-    txn_fifo_push(&k->outq, p);
+    egress_add(&k->outq, p, 0);
 }
 
 static bool pk_is_run(const Txn *t)
@@ -190,17 +192,13 @@ static void pk_run(Packetizer *k, Txn *t)
 static void pk_pump(Packetizer *k)
 {
     for (;;) {
-        Txn *t;
-        while ((t = txn_fifo_peek(&k->outq)) != NULL) {
-            if (!port_send(k->down, t)) {
-                return;
-            }
-            (void)txn_fifo_pop(&k->outq);
+        if (!egress_pump(&k->outq)) {
+            return;
         }
         if (!port_peek(k->up)) {
             return;
         }
-        t = port_take(k->up);
+        Txn *t = port_take(k->up);
         if (pk_is_run(t)) {
             pk_run(k, t);
             continue;
@@ -210,20 +208,13 @@ static void pk_pump(Packetizer *k)
             pk_close(k);
         }
         (*k->passed)++;
-        txn_fifo_push(&k->outq, t);
+        egress_add(&k->outq, t, 0);
     }
 }
 
 static void pk_pump_up(Packetizer *k)
 {
-    Txn *t;
-    while ((t = port_peek(k->down)) != NULL) {
-        if (!port_send(k->up, t)) {
-            return;
-        }
-        (void)port_take(k->down);
-        (*k->upstream)++;
-    }
+    *k->upstream += port_forward(k->down, k->up);
 }
 
 static void pk_on_recv(Block *b, Port *p)
@@ -259,7 +250,7 @@ static void pk_finalize(Block *b)
 {
     Packetizer *k = (Packetizer *)b;
     txn_fifo_free(&k->open);
-    txn_fifo_free(&k->outq);
+    egress_destroy(&k->outq);
     free(k->ids);
 }
 

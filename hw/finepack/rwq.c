@@ -36,9 +36,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "kernel/txn_fifo.h"
 #include "hw/finepack/rwq_part.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
 
 enum {
@@ -80,7 +80,7 @@ typedef struct Rwq {
     RwqSlot *slot; /* slot[i] serves GPU i (i < own) or i + 1 (i >= own) */
     RwqRun *runs;  /* scratch for one flush */
     uint64_t *ids; /* scratch for one run's parents */
-    TxnFifo outq;   /* waiting to leave through `down` */
+    Egress outq;   /* waiting to leave through `down` */
     uint64_t *stores, *store_bytes, *split, *overwritten, *runs_out, *payload_out;
     uint64_t *flushes, *why[RWQ_WHY_COUNT], *passed, *upstream, *unflushed;
     StatHist *stores_per_flush;
@@ -140,6 +140,7 @@ static bool rwq_realize(Block *b, SimError *err)
     q->cfg.max_payload = (uint32_t)q->max_payload;
     q->up = block_port(b, "up", -1);
     q->down = block_port(b, "down", -1);
+    egress_init(&q->outq, b, q->down, NULL);
     q->own = b->gpu < 0 ? 0 : b->gpu;
     q->nslots = b->plat->gpus > 1 ? b->plat->gpus - 1 : 0;
     q->slot = calloc(q->nslots ? q->nslots : 1, sizeof *q->slot);
@@ -217,7 +218,7 @@ static void rwq_flush(Rwq *q, RwqSlot *s, int why)
         t->dst = (int16_t)s->dst;
         t->hint = fp_hint_run(q->cfg.subhdr, n - 1u - i);
         txn_set_parents(t, q->ids, rwq_run_parents(q, r));
-        txn_fifo_push(&q->outq, t);
+        egress_add(&q->outq, t, 0);
     }
     (*q->flushes)++;
     (*q->why[why])++;
@@ -291,7 +292,7 @@ static void rwq_handle(Rwq *q, Txn *t)
 {
     if (!q->enable) {
         (*q->passed)++;
-        txn_fifo_push(&q->outq, t);
+        egress_add(&q->outq, t, 0);
         return;
     }
     RwqSlot *s = rwq_slot_of(q, t->dst);
@@ -319,18 +320,14 @@ static void rwq_handle(Rwq *q, Txn *t)
         break;
     }
     (*q->passed)++;
-    txn_fifo_push(&q->outq, t);
+    egress_add(&q->outq, t, 0);
 }
 
 static void rwq_pump(Rwq *q)
 {
     for (;;) {
-        Txn *t;
-        while ((t = txn_fifo_peek(&q->outq)) != NULL) {
-            if (!port_send(q->down, t)) {
-                return;
-            }
-            (void)txn_fifo_pop(&q->outq);
+        if (!egress_pump(&q->outq)) {
+            return;
         }
         if (!port_peek(q->up)) {
             return;
@@ -341,14 +338,7 @@ static void rwq_pump(Rwq *q)
 
 static void rwq_pump_up(Rwq *q)
 {
-    Txn *t;
-    while ((t = port_peek(q->down)) != NULL) {
-        if (!port_send(q->up, t)) {
-            return;
-        }
-        (void)port_take(q->down);
-        (*q->upstream)++;
-    }
+    *q->upstream += port_forward(q->down, q->up);
 }
 
 static void rwq_timeout(void *subject, void *obj)
@@ -407,7 +397,7 @@ static void rwq_finalize(Block *b)
     free(q->slot);
     free(q->runs);
     free(q->ids);
-    txn_fifo_free(&q->outq);
+    egress_destroy(&q->outq);
 }
 
 static void rwq_cost(Block *b, CostReport *r)

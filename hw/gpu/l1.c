@@ -39,12 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/dualopt/dualopt_monitor.h"
-#include "hw/gpu/mshr.h"
-#include "hw/lib/outq.h"
-#include "hw/dualopt/scbu.h"
 #include "hw/dualopt/dualopt_mode.h"
+#include "hw/dualopt/dualopt_monitor.h"
+#include "hw/dualopt/scbu.h"
+#include "hw/gpu/mshr.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 
 #define L1_QUEUE_LIMIT 64
 
@@ -59,7 +59,7 @@ typedef struct L1 {
     uint64_t size, ways, line, nmshr;
     SimTime hit_latency;
     Port *cu, *mem, *monitor, *decision;
-    OutQ down, up, mon;
+    Egress down, up, mon;
     uint64_t sets;
     L1Way *way;    /* sets * ways */
     uint8_t *data; /* sets * ways * line */
@@ -70,7 +70,6 @@ typedef struct L1 {
     int mode;
     bool monitoring;
     bool stalled;
-    bool busy; /* inside l1_pump_in or answering an MSHR entry */
     uint64_t *reads, *writes, *hits, *misses, *remote, *bypassed, *merges, *stalls;
     uint64_t *fills, *dropped, *records, *mode_stat, *passed, *unbound;
 } L1;
@@ -174,7 +173,7 @@ static void l1_drop(L1 *c, uint64_t line)
 
 static void l1_monitor(L1 *c, const Txn *t, bool remote, bool hit)
 {
-    if (!c->monitoring || !outq_bound(&c->mon)) {
+    if (!c->monitoring || !egress_bound(&c->mon)) {
         return;
     }
     Txn *m = txn_new(c->base.sim, TXN_MONITOR, t->addr, 0);
@@ -184,7 +183,7 @@ static void l1_monitor(L1 *c, const Txn *t, bool remote, bool hit)
     m->hint = (remote ? DUALOPT_MON_REMOTE : 0u) | (hit ? DUALOPT_MON_HIT : 0u) |
               (t->cmd == TXN_WRITE ? DUALOPT_MON_WRITE : 0u);
     (*c->records)++;
-    outq_push(&c->mon, m, 0);
+    egress_push(&c->mon, m, 0);
 }
 
 static bool l1_whole_line(const L1 *c, const Txn *t)
@@ -219,7 +218,7 @@ static bool l1_read(L1 *c, Txn *t)
         x->used = ++c->stamp;
         Txn *r = txn_new_response(c->base.sim, t);
         txn_set_data(r, c->data + slot * c->line);
-        outq_push(&c->up, r, c->hit_latency);
+        egress_push(&c->up, r, c->hit_latency);
         txn_unref(t);
         return true;
     }
@@ -238,7 +237,7 @@ static bool l1_read(L1 *c, Txn *t)
     i = mshr_alloc(&c->mshr, t->addr, want, d->id);
     c->mshr.e[i].fill = !bypass;
     mshr_wait(&c->mshr, i, t);
-    outq_push(&c->down, d, 0);
+    egress_push(&c->down, d, 0);
     return true;
 }
 
@@ -265,16 +264,12 @@ static void l1_write(L1 *c, const Txn *t)
     }
 }
 
-/* Takes BGU requests while there is room. Not re-entered (queue callbacks during a
- * pass or during a response are covered by the running loop or the call after). */
+/* Takes BGU requests while there is room. Runs again whenever a queue sent
+ * something (drained, or a push outside this loop that sent: see l1_pass_up). */
 static void l1_pump_in(L1 *c)
 {
-    if (c->busy) {
-        return;
-    }
-    c->busy = true;
     Txn *t;
-    while ((t = port_peek(c->cu)) != NULL && outq_len(&c->down) < L1_QUEUE_LIMIT) {
+    while ((t = port_peek(c->cu)) != NULL && egress_len(&c->down) < L1_QUEUE_LIMIT) {
         if (t->cmd == TXN_READ && l1_whole_line(c, t)) {
             if (!l1_read(c, t)) {
                 break;
@@ -296,20 +291,26 @@ static void l1_pump_in(L1 *c)
             mshr_no_fill(&c->mshr, 0, true);
         }
         (*c->passed)++;
-        outq_push(&c->down, port_take(c->cu), 0);
+        egress_push(&c->down, port_take(c->cu), 0);
     }
-    c->busy = false;
+}
+
+/* Sends t up; room it made may let BGU requests in (as drained would). */
+static void l1_pass_up(L1 *c, Txn *t)
+{
+    if (egress_push(&c->up, t, 0)) {
+        l1_pump_in(c);
+    }
 }
 
 static void l1_response(L1 *c, Txn *t)
 {
     int i = mshr_find_id(&c->mshr, t->id);
     if (i < 0) {
-        outq_push(&c->up, t, 0);
+        l1_pass_up(c, t);
         return;
     }
     MshrEntry *e = &c->mshr.e[i];
-    c->busy = true;
     bool whole = t->status == TXN_STATUS_OK && t->data && t->len == c->line;
     if (e->fill && whole) {
         l1_fill(c, e->line, t->data);
@@ -321,13 +322,12 @@ static void l1_response(L1 *c, Txn *t)
         if (t->data && t->len == r->len) {
             txn_set_data(r, t->data);
         }
-        outq_push(&c->up, r, 0);
+        egress_push(&c->up, r, 0);
         txn_unref(w);
     }
     e->nwait = 0;
     mshr_release(&c->mshr, i);
     txn_unref(t);
-    c->busy = false;
 }
 
 static void l1_from_mem(L1 *c)
@@ -344,7 +344,7 @@ static void l1_from_mem(L1 *c)
             txn_unref(t);
             continue;
         }
-        outq_push(&c->up, t, 0);
+        l1_pass_up(c, t);
     }
     l1_pump_in(c);
 }
@@ -404,9 +404,10 @@ static bool l1_realize(Block *b, SimError *err)
                                  "coalesce, 2 cache)");
     c->passed = block_counter(b, "passed", "other requests and controls passed down");
     c->unbound = block_counter(b, "unbound_errors", "model error: sends to no peer");
-    outq_init(&c->down, b, c->mem, l1_drained, c->unbound);
-    outq_init(&c->up, b, c->cu, l1_drained, c->unbound);
-    outq_init(&c->mon, b, c->monitor, NULL, c->unbound);
+    EgressOpts opt = {.drained = l1_drained, .unbound = c->unbound};
+    egress_init(&c->down, b, c->mem, &opt);
+    egress_init(&c->up, b, c->cu, &opt);
+    egress_init(&c->mon, b, c->monitor, &(EgressOpts){.unbound = c->unbound});
     return true;
 }
 
@@ -434,7 +435,7 @@ static void l1_on_recv(Block *b, Port *p)
 static void l1_on_free(Block *b, Port *p)
 {
     L1 *c = (L1 *)b;
-    outq_pump(p == c->cu ? &c->up : p == c->mem ? &c->down : &c->mon);
+    (void)egress_pump(p == c->cu ? &c->up : p == c->mem ? &c->down : &c->mon);
 }
 
 static void l1_finalize(Block *b)
@@ -445,9 +446,9 @@ static void l1_finalize(Block *b)
     c->way = NULL;
     c->data = NULL;
     mshr_destroy(&c->mshr);
-    outq_destroy(&c->down);
-    outq_destroy(&c->up);
-    outq_destroy(&c->mon);
+    egress_destroy(&c->down);
+    egress_destroy(&c->up);
+    egress_destroy(&c->mon);
 }
 
 static void l1_cost(Block *b, CostReport *r)

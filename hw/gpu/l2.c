@@ -183,10 +183,11 @@ static bool l2_realize(Block *b, SimError *err)
         block_counter(b, "parked", "remote requests parked behind a fill of their line");
     c->route_errors = block_counter(b, "route_errors",
                                     "model error: transactions that cannot be routed");
-    outq_init(&c->qup, b, c->up, l2_process, c->route_errors);
-    outq_init(&c->qmem, b, c->mem, l2_process, c->route_errors);
-    outq_init(&c->qrq, b, c->rq, l2_process, c->route_errors);
-    outq_init(&c->qnet, b, c->net, l2_process, c->route_errors);
+    EgressOpts opt = {.drained = l2_process, .unbound = c->route_errors};
+    egress_init(&c->qup, b, c->up, &opt);
+    egress_init(&c->qmem, b, c->mem, &opt);
+    egress_init(&c->qrq, b, c->rq, &opt);
+    egress_init(&c->qnet, b, c->net, &opt);
     return true;
 }
 
@@ -195,7 +196,6 @@ static void l2_reset(Block *b)
     L2 *c = (L2 *)b;
     l2a_clear(&c->a);
     c->once_now = false;
-    c->busy = false;
 }
 
 static void l2_error(L2 *c, Port *p)
@@ -204,10 +204,10 @@ static void l2_error(L2 *c, Port *p)
     txn_unref(port_take(p));
 }
 
-static void l2_pass(L2 *c, Port *p, OutQ *q)
+static void l2_pass(L2 *c, Port *p, Egress *q)
 {
     (*c->passed)++;
-    outq_push(q, port_take(p), 0);
+    egress_push(q, port_take(p), 0);
 }
 
 static bool l2_from_mem(L2 *c, Txn *t)
@@ -219,7 +219,7 @@ static bool l2_from_mem(L2 *c, Txn *t)
     port_take(c->mem);
     if (!l2_fill_done(c, t)) {
         (*c->passed)++;
-        outq_push(&c->qup, t, 0);
+        egress_push(&c->qup, t, 0);
     }
     return true;
 }
@@ -230,7 +230,7 @@ static bool l2_from_net(L2 *c, Txn *t)
         port_take(c->net);
         if (!l2_fill_done(c, t)) {
             (*c->passed)++;
-            outq_push(&c->qrq, t, 0);
+            egress_push(&c->qrq, t, 0);
         }
         return true;
     }
@@ -242,7 +242,7 @@ static bool l2_from_net(L2 *c, Txn *t)
         l2_invalidate(c, port_take(c->net));
         return true;
     }
-    if (!l2_is_control(t->cmd) && outq_len(&c->qrq) >= c->base.buffer) {
+    if (!l2_is_control(t->cmd) && egress_len(&c->qrq) >= c->base.buffer) {
         return false;
     }
     l2_pass(c, c->net, &c->qrq);
@@ -271,7 +271,7 @@ static bool l2_from_rq(L2 *c, Txn *t)
             (*c->kernels)++;
             c->once_now = t->hint == c->once_hint;
         }
-        if (outq_bound(&c->qnet)) {
+        if (egress_bound(&c->qnet)) {
             l2_pass(c, c->rq, &c->qnet);
         } else {
             (*c->controls)++;
@@ -314,10 +314,6 @@ static bool l2_drain(L2 *c, Port *p, L2InputFn fn)
 static void l2_process(Block *b)
 {
     L2 *c = (L2 *)b;
-    if (c->busy) {
-        return;
-    }
-    c->busy = true;
     bool progress = true;
     while (progress) {
         progress = l2_drain(c, c->mem, l2_from_mem);
@@ -326,7 +322,6 @@ static void l2_process(Block *b)
         progress = l2_drain(c, c->up, l2_from_up) || progress;
         progress = l2_drain(c, c->rq, l2_from_rq) || progress;
     }
-    c->busy = false;
 }
 
 static void l2_on_recv(Block *b, Port *p)
@@ -338,10 +333,10 @@ static void l2_on_recv(Block *b, Port *p)
 static void l2_on_free(Block *b, Port *p)
 {
     L2 *c = (L2 *)b;
-    OutQ *qs[] = {&c->qup, &c->qmem, &c->qrq, &c->qnet};
+    Egress *qs[] = {&c->qup, &c->qmem, &c->qrq, &c->qnet};
     for (size_t i = 0; i < 4; i++) {
-        if (qs[i]->p == p) {
-            outq_pump(qs[i]);
+        if (qs[i]->port == p) {
+            (void)egress_pump(qs[i]);
         }
     }
     l2_process(b);
@@ -356,10 +351,10 @@ static void l2_stats(Block *b)
 static void l2_finalize(Block *b)
 {
     L2 *c = (L2 *)b;
-    outq_destroy(&c->qup);
-    outq_destroy(&c->qmem);
-    outq_destroy(&c->qrq);
-    outq_destroy(&c->qnet);
+    egress_destroy(&c->qup);
+    egress_destroy(&c->qmem);
+    egress_destroy(&c->qrq);
+    egress_destroy(&c->qnet);
     l2_fills_free(c);
     l2_park_free(c);
     l2a_free(&c->a);

@@ -90,7 +90,7 @@ static void l2_start_fill(L2 *c, uint64_t line, bool remote, Txn *t)
     L2Fill *f = &c->fills[c->nfills++];
     *f = (L2Fill){.id = r->id, .line = line, .remote = remote};
     l2_add_waiter(c, f, t);
-    outq_push(remote ? &c->qnet : &c->qmem, r, c->latency);
+    egress_push(remote ? &c->qnet : &c->qmem, r, c->latency);
 }
 
 /* Insertion policy (LADM, SPEC.md 5): remote lines iff remote caching is on; local
@@ -137,7 +137,7 @@ static void l2_writeback(L2 *c, size_t i)
     }
     memset(l->dmask, 0, sizeof l->dmask);
     (*c->writebacks)++;
-    outq_push(&c->qmem, w, 0);
+    egress_push(&c->qmem, w, 0);
 }
 
 static void l2_drop(L2 *c, size_t i)
@@ -163,14 +163,14 @@ static size_t l2_alloc(L2 *c, uint64_t line)
 }
 
 /* Answers t (consumed) through q after delay; reads carry len bytes from bytes. */
-static void l2_respond(L2 *c, OutQ *q, Txn *t, const uint8_t *bytes, SimTime delay)
+static void l2_respond(L2 *c, Egress *q, Txn *t, const uint8_t *bytes, SimTime delay)
 {
     if (txn_needs_response(t)) {
         Txn *r = txn_new_response(c->base.sim, t);
         if (t->cmd == TXN_READ) {
             txn_set_data(r, bytes);
         }
-        outq_push(q, r, delay);
+        egress_push(q, r, delay);
     }
     txn_unref(t);
 }
@@ -194,7 +194,7 @@ static void l2_write_line(L2 *c, size_t i, const Txn *t, bool dirty)
 }
 
 /* Drops every line overlapping t and sends t on through q (uncached path). */
-static void l2_bypass(L2 *c, Txn *t, OutQ *q)
+static void l2_bypass(L2 *c, Txn *t, Egress *q)
 {
     for (uint64_t a = l2_line_of(c, t->addr); a < l2_end(t); a += c->line) {
         long i = l2a_find(&c->a, a);
@@ -203,7 +203,7 @@ static void l2_bypass(L2 *c, Txn *t, OutQ *q)
         }
     }
     (*c->bypasses)++;
-    outq_push(q, t, c->latency);
+    egress_push(q, t, c->latency);
 }
 
 static void l2_count(L2 *c, const Txn *t, bool local)
@@ -223,8 +223,8 @@ static bool l2_read_miss(L2 *c, Port *p, Txn *t, bool remote)
 {
     uint64_t line = l2_line_of(c, t->addr);
     L2Fill *f = l2_fill_of(c, line, false);
-    OutQ *q = remote ? &c->qnet : &c->qmem;
-    if (!f && outq_len(q) >= c->base.buffer) {
+    Egress *q = remote ? &c->qnet : &c->qmem;
+    if (!f && egress_len(q) >= c->base.buffer) {
         return false;
     }
     l2_take(p);
@@ -242,7 +242,7 @@ static bool l2_read_miss(L2 *c, Port *p, Txn *t, bool remote)
 bool l2_local_access(L2 *c, Port *p, Txn *t)
 {
     if (!l2_fits(c, t) || t->cmd == TXN_ATOMIC || !l2_is_local(c, t->addr)) {
-        if (l2_fill_overlaps(c, t) || outq_len(&c->qmem) >= c->base.buffer) {
+        if (l2_fill_overlaps(c, t) || egress_len(&c->qmem) >= c->base.buffer) {
             return false;
         }
         l2_take(p);
@@ -268,13 +268,13 @@ bool l2_local_access(L2 *c, Port *p, Txn *t)
         return false;
     }
     if (i < 0 && !l2_insert_allowed(c, true, t->src == c->own)) {
-        if (outq_len(&c->qmem) >= c->base.buffer) {
+        if (egress_len(&c->qmem) >= c->base.buffer) {
             return false;
         }
         l2_take(p);
         l2_count(c, t, true);
         (*c->once_skips)++;
-        outq_push(&c->qmem, t, c->latency);
+        egress_push(&c->qmem, t, c->latency);
         return true;
     }
     l2_take(p);
@@ -304,16 +304,16 @@ bool l2_remote_conflict(L2 *c, const Txn *t)
 bool l2_remote_access(L2 *c, Port *p, Txn *t)
 {
     if (!c->remote) {
-        if (outq_len(&c->qnet) >= c->base.buffer) {
+        if (egress_len(&c->qnet) >= c->base.buffer) {
             return false;
         }
         l2_take(p);
         (*c->passed)++;
-        outq_push(&c->qnet, t, 0);
+        egress_push(&c->qnet, t, 0);
         return true;
     }
     if (!l2_fits(c, t) || t->cmd == TXN_ATOMIC) {
-        if (l2_fill_overlaps(c, t) || outq_len(&c->qnet) >= c->base.buffer) {
+        if (l2_fill_overlaps(c, t) || egress_len(&c->qnet) >= c->base.buffer) {
             return false;
         }
         l2_take(p);
@@ -335,7 +335,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
                    c->latency);
         return true;
     }
-    if (l2_fill_of(c, line, true) || outq_len(&c->qnet) >= c->base.buffer) {
+    if (l2_fill_of(c, line, true) || egress_len(&c->qnet) >= c->base.buffer) {
         return false;
     }
     l2_take(p);
@@ -344,7 +344,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
         (*c->remote_updates)++;
         l2_write_line(c, (size_t)i, t, false);
     }
-    outq_push(&c->qnet, t, c->latency);
+    egress_push(&c->qnet, t, c->latency);
     return true;
 }
 
@@ -390,14 +390,14 @@ bool l2_fill_done(L2 *c, Txn *resp)
         }
     }
     (*c->fills_done)++;
-    OutQ *q = f.remote ? &c->qrq : &c->qup;
+    Egress *q = f.remote ? &c->qrq : &c->qup;
     for (size_t w = 0; w < f.nw; w++) {
         Txn *t = f.w[w];
         if (!ok) {
             Txn *r = txn_new_response(c->base.sim, t);
             r->status =
                 resp->status == TXN_STATUS_OK ? TXN_STATUS_GENERIC_ERROR : resp->status;
-            outq_push(q, r, 0);
+            egress_push(q, r, 0);
             txn_unref(t);
             continue;
         }

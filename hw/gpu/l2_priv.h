@@ -4,8 +4,8 @@
 #define MGTLM_HW_GPU_L2_PRIV_H
 
 #include "hw/gpu/l2_array.h"
-#include "hw/lib/outq.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 
 enum { L2_INSERT_TWICE, L2_INSERT_ONCE, L2_INSERT_AUTO };
 
@@ -34,14 +34,13 @@ typedef struct L2 {
     int own;
     uint64_t lo, hi; /* this GPU's memory range */
     bool once_now;   /* auto mode: the last kernel_begin asked for once */
-    bool busy;
     L2Array a;
     L2Fill *fills;
     size_t nfills, capfills;
     Txn **park; /* parked remote requests in arrival order (owned references) */
     size_t npark, cappark;
     Port *up, *mem, *rq, *net;
-    OutQ qup, qmem, qrq, qnet;
+    Egress qup, qmem, qrq, qnet;
 
     uint64_t *reads, *writes, *atomics, *hits, *misses, *merged, *remote_reads;
     uint64_t *remote_writes, *remote_hits, *remote_misses, *remote_updates, *fills_done;

@@ -36,23 +36,17 @@
  *   serves in order, so a fence needs no action here.
  * - invalidate and resp cannot be served by a memory: counted in the model-error
  *   counter cmd_errors and released (they expect no response).
- * - Backpressure: responses wait in an internal queue until their time; if the port
+ * - Backpressure: responses wait in an egress queue until their time; if the port
  *   refuses one, the memory stops taking requests until on_free, then sends the
  *   waiting responses (late) in order before taking requests again. */
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "hw/lib/fill.h"
 #include "hw/lib/sparse.h"
 #include "hw/lib/wire.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
-
-typedef struct MemPending {
-    Txn *resp;
-    SimTime ready;
-} MemPending;
 
 typedef struct Memory {
     Block base;
@@ -64,9 +58,7 @@ typedef struct Memory {
     SparseStore *store;
     uint64_t lo, hi; /* served range [lo, hi) */
     SimTime busy_until;
-    bool blocked;
-    MemPending *q; /* ring of responses waiting for their time */
-    size_t qcap, qhead, qcount;
+    Egress out; /* responses waiting for their time (woken by ev) */
     SimEvent ev;
 
     uint64_t *reads, *writes, *atomics, *bytes_read, *bytes_written;
@@ -118,6 +110,7 @@ static bool mem_realize(Block *b, SimError *err)
         return sim_error_set(err, "%s: out of memory", b->name);
     }
     sim_event_init(&m->ev, b->sim, SIM_PRIO_DEFAULT, mem_wake, m, NULL);
+    egress_init(&m->out, b, m->in, &(EgressOpts){.external_wake = true});
     m->reads = block_counter(b, "reads", "read requests served");
     m->writes = block_counter(b, "writes", "write requests served (posted or not)");
     m->atomics = block_counter(b, "atomics", "fetch-and-add atomics served");
@@ -143,28 +136,6 @@ static void mem_reset(Block *b)
     Memory *m = (Memory *)b;
     sparse_clear(m->store);
     m->busy_until = 0;
-    m->blocked = false;
-}
-
-static void mem_push(Memory *m, Txn *resp, SimTime ready)
-{
-    if (m->qcount == m->qcap) {
-        size_t cap = m->qcap ? 2 * m->qcap : 16;
-        MemPending *q = malloc(cap * sizeof *q);
-        if (!q) {
-            fprintf(stderr, "mgtlm: %s: out of host memory\n", m->base.name);
-            abort();
-        }
-        for (size_t i = 0; i < m->qcount; i++) {
-            q[i] = m->q[(m->qhead + i) % m->qcap];
-        }
-        free(m->q);
-        m->q = q;
-        m->qcap = cap;
-        m->qhead = 0;
-    }
-    m->q[(m->qhead + m->qcount) % m->qcap] = (MemPending){resp, ready};
-    m->qcount++;
 }
 
 static bool mem_in_range(const Memory *m, const Txn *t)
@@ -248,7 +219,7 @@ static void mem_serve(Memory *m, Txn *t, SimTime now)
     m->busy_until = now + service;
     *m->busy_ps += service;
     if (resp) {
-        mem_push(m, resp, m->busy_until + m->latency);
+        egress_add(&m->out, resp, m->busy_until + m->latency);
     }
     txn_unref(t);
 }
@@ -257,24 +228,15 @@ static void mem_pump(Memory *m)
 {
     SimTime now = sim_now(m->base.sim);
     for (;;) {
-        while (m->qcount > 0 && m->q[m->qhead].ready <= now) {
-            if (!port_send(m->in, m->q[m->qhead].resp)) {
-                m->blocked = true;
-                return;
-            }
-            m->qhead = (m->qhead + 1) % m->qcap;
-            m->qcount--;
+        if (!egress_pump(&m->out)) {
+            return;
         }
-        m->blocked = false;
         if (m->busy_until > now || !port_peek(m->in)) {
             break;
         }
         mem_serve(m, port_take(m->in), now);
     }
-    SimTime wake = SIM_TIME_MAX;
-    if (m->qcount > 0) {
-        wake = m->q[m->qhead].ready;
-    }
+    SimTime wake = egress_next(&m->out);
     if (port_peek(m->in) && m->busy_until < wake) {
         wake = m->busy_until;
     }
@@ -310,12 +272,7 @@ static void mem_stats(Block *b)
 static void mem_finalize(Block *b)
 {
     Memory *m = (Memory *)b;
-    for (size_t i = 0; i < m->qcount; i++) {
-        txn_unref(m->q[(m->qhead + i) % m->qcap].resp);
-    }
-    free(m->q);
-    m->q = NULL;
-    m->qcount = 0;
+    egress_destroy(&m->out);
     sparse_free(m->store);
     m->store = NULL;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
 
 typedef struct Sink {
@@ -24,7 +25,7 @@ typedef struct Sink {
     bool respond;
     Port *in;
     SimEvent take_ev;
-    Txn *blocked; /* response refused by the peer, owned until sent */
+    Egress out; /* a response refused by the peer, until on_free */
     uint64_t *received, *responses;
 } Sink;
 
@@ -38,16 +39,14 @@ static void sink_take_one(Sink *s)
             txn_set_data(r, NULL);
         }
         (*s->responses)++;
-        if (!port_send(s->in, r)) {
-            s->blocked = r;
-        }
+        (void)egress_push(&s->out, r, 0);
     }
     txn_unref(t);
 }
 
 static void sink_service(Sink *s)
 {
-    if (s->blocked || sim_event_pending(&s->take_ev)) {
+    if (egress_len(&s->out) > 0 || sim_event_pending(&s->take_ev)) {
         return;
     }
     if (s->take_delay > 0) {
@@ -56,7 +55,7 @@ static void sink_service(Sink *s)
         }
         return;
     }
-    while (!s->blocked && port_count(s->in) > 0) {
+    while (egress_len(&s->out) == 0 && port_count(s->in) > 0) {
         sink_take_one(s);
     }
 }
@@ -77,8 +76,8 @@ static void sink_recv(Block *b, Port *p)
 static void sink_free_slot(Block *b, Port *p)
 {
     Sink *s = (Sink *)b;
-    if (s->blocked && port_send(p, s->blocked)) {
-        s->blocked = NULL;
+    (void)p;
+    if (egress_len(&s->out) > 0 && egress_pump(&s->out)) {
         sink_service(s);
     }
 }
@@ -93,16 +92,13 @@ static bool sink_realize(Block *b, SimError *err)
         return sim_error_set(err, "%s: cannot register ports or statistics", b->name);
     }
     sim_event_init(&s->take_ev, b->sim, SIM_PRIO_DEFAULT, sink_take, s, NULL);
+    egress_init(&s->out, b, s->in, NULL);
     return true;
 }
 
 static void sink_finalize(Block *b)
 {
-    Sink *s = (Sink *)b;
-    if (s->blocked) {
-        txn_unref(s->blocked);
-        s->blocked = NULL;
-    }
+    egress_destroy(&((Sink *)b)->out);
 }
 
 static const ParamDef sink_params[] = {

@@ -1,6 +1,6 @@
 /* Port unit tests: latency, bounded buffers, backpressure and on_free, answers that
- * are never refused (and ports that bound them), transaction reference counts and
- * pool accounting. */
+ * are never refused (and ports that bound them), port_forward, transaction reference
+ * counts and pool accounting. */
 #include <stdlib.h>
 
 #include "kernel/block.h"
@@ -210,6 +210,72 @@ static void test_answers_never_refused(void)
     sim_free(sim);
 }
 
+typedef struct Forwarder {
+    Block b;
+    Port in, out;
+    uint32_t moved;
+    int frees;
+} Forwarder;
+
+static void forwarder_on_recv(Block *b, Port *p)
+{
+    Forwarder *f = (Forwarder *)b;
+    CHECK(p == &f->in);
+    f->moved += port_forward(&f->in, &f->out);
+}
+
+static void forwarder_on_free(Block *b, Port *p)
+{
+    Forwarder *f = (Forwarder *)b;
+    CHECK(p == &f->out);
+    f->frees++;
+    f->moved += port_forward(&f->in, &f->out);
+}
+
+static const BlockType forwarder_type = {.name = "test_forwarder",
+                                         .size = sizeof(Forwarder),
+                                         .on_recv = forwarder_on_recv,
+                                         .on_free = forwarder_on_free};
+
+/* s -> f.in (latency 5), f.out -> r (one slot, latency 5, taken every 10): the
+ * forwarder passes everything on in order, waiting for on_free when r is full. */
+static void test_forward(void)
+{
+    Sim *sim = sim_new();
+    Sender s = {.total = 3};
+    Receiver r = {.take_every = 10};
+    Forwarder f = {.b = {.type = &forwarder_type, .name = "f", .sim = sim}};
+    s.b = (Block){.type = &sender_type, .name = "s", .sim = sim};
+    r.b = (Block){.type = &receiver_type, .name = "r", .sim = sim};
+    CHECK(port_init(&s.port, &s.b, 0, "s.out", 4));
+    CHECK(port_init(&f.in, &f.b, 0, "f.in", 4));
+    CHECK(port_init(&f.out, &f.b, 1, "f.out", 4));
+    CHECK(port_init(&r.port, &r.b, 0, "r.in", 1));
+    CHECK(port_connect(&s.port, &f.in, 5, NULL));
+    CHECK(port_connect(&f.out, &r.port, 5, NULL));
+    sender_push(&s);
+    CHECK_EQ_U64(port_forward(&f.in, &f.out), 0);
+    sim_run(sim, SIM_TIME_MAX);
+    CHECK_EQ_U64(f.moved, 3);
+    CHECK(f.frees >= 2);
+    CHECK_EQ_U64(port_count(&f.in), 0);
+    CHECK_EQ_U64(r.n, 3);
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ_U64(r.ids[i], (uint64_t)i + 1);
+    }
+    /* all arrive at f at 5; one reaches r at 10 (taken 20), the next leaves at 20
+     * (arrives 25, taken 35), the last leaves at 35 (arrives 40, taken 50) */
+    CHECK_EQ_U64(r.at[0], 20);
+    CHECK_EQ_U64(r.at[1], 35);
+    CHECK_EQ_U64(r.at[2], 50);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(sim)), 0);
+    port_destroy(&s.port);
+    port_destroy(&f.in);
+    port_destroy(&f.out);
+    port_destroy(&r.port);
+    sim_free(sim);
+}
+
 static void test_connect_errors(void)
 {
     Sim *sim = sim_new();
@@ -281,6 +347,7 @@ int main(void)
     RUN(test_latency_and_backpressure);
     RUN(test_can_send_registers_wakeup);
     RUN(test_answers_never_refused);
+    RUN(test_forward);
     RUN(test_connect_errors);
     RUN(test_txn_refcounts);
     RUN(test_names);
