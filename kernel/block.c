@@ -27,16 +27,19 @@ Port *block_port(Block *b, const char *name, int k)
 
 uint64_t *block_counter(Block *b, const char *name, const char *doc)
 {
-    return stats_counter(b->stats, b->name, name, doc);
+    (void)doc;
+    return stats_counter(b->stats, b->name, name, NULL);
 }
 
 double *block_real(Block *b, const char *name, const char *doc)
 {
-    return stats_real(b->stats, b->name, name, doc);
+    (void)doc;
+    return stats_real(b->stats, b->name, name, NULL);
 }
 
 StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
                      const char *doc)
 {
-    return stats_hist(b->stats, b->name, name, width, nbuckets, doc);
+    (void)doc;
+    return stats_hist(b->stats, b->name, name, NULL, width, nbuckets);
 }
