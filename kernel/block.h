@@ -138,12 +138,6 @@ bool block_realize(Block *b, SimError *err);
  * excepted), storage matching the kind, histogram geometry, enum choices. */
 bool block_type_check_stats(const BlockType *t, SimError *err);
 
-/* Registers statistics under the block's name (see stats.h). */
-uint64_t *block_counter(Block *b, const char *name, const char *doc);
-double *block_real(Block *b, const char *name, const char *doc);
-StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
-                     const char *doc);
-
 /* Home GPU of an address under the platform's address map. */
 static inline int block_home(const Block *b, uint64_t addr)
 {

@@ -236,8 +236,7 @@ size_t stats_errors(const Stats *s, void (*fn)(const char *name, uint64_t v, voi
     size_t n = 0;
     for (size_t i = 0; i < s->n; i++) {
         const StatEntry *e = s->entries[i];
-        if (e->store == STAT_VALUE_U64 && e->def && e->def->is_error &&
-            e->v.counter != 0) {
+        if (e->store == STAT_VALUE_U64 && e->def->is_error && e->v.counter != 0) {
             fn(e->name, e->v.counter, ctx);
             n++;
         }
