@@ -89,10 +89,7 @@ static uint64_t **block_stat_ports(Block *b, const StatDef *d, SimError *err)
 static bool block_register_stat(Block *b, const StatDef *d, SimError *err)
 {
     char *slot = (char *)b + d->offset;
-    if (d->store == STAT_STORE_PORTS) {
-        return (*(uint64_t ***)slot = block_stat_ports(b, d, err)) != NULL;
-    }
-    if (stats_has(b->stats, b->name, d->name)) {
+    if (d->store != STAT_STORE_PORTS && stats_has(b->stats, b->name, d->name)) {
         return block_stat_duplicate(b, d->name, err);
     }
     uint32_t buckets = d->buckets_of ? d->buckets_of(b) : d->buckets;
@@ -112,7 +109,7 @@ static bool block_register_stat(Block *b, const StatDef *d, SimError *err)
                   stats_hist(b->stats, b->name, d->name, d, d->width, buckets)) != NULL;
         break;
     case STAT_STORE_PORTS:
-        break;
+        return (*(uint64_t ***)slot = block_stat_ports(b, d, err)) != NULL;
     }
     return ok || sim_error_set(err, "%s: out of memory", b->name);
 }
