@@ -129,9 +129,9 @@ struct Block {
  * NULL if there is no such port. */
 Port *block_port(Block *b, const char *name, int k);
 
-/* Registers the stats of b's table (after its parameters and ports, before realize),
- * then runs the type's realize. False with err set on a duplicate stat name ("block
- * type T: duplicate stat \"N\"") or a failed realize. */
+/* Checks b's stat table (block_type_check_stats), registers its rows (after b's
+ * parameters and ports) and runs the type's realize. False with err set on a bad row,
+ * a duplicate stat name ("block type T: duplicate stat \"N\"") or a failed realize. */
 bool block_realize(Block *b, SimError *err);
 
 /* Checks a type's stat table without an instance: names unique (per-port rows
