@@ -1,4 +1,4 @@
-/* Block helpers: port lookup by table name and statistics registration. */
+/* Block helpers: port lookup by table name. */
 #include "block.h"
 
 #include <stdio.h>
@@ -23,20 +23,4 @@ Port *block_port(Block *b, const char *name, int k)
         }
     }
     return NULL;
-}
-
-uint64_t *block_counter(Block *b, const char *name, const char *doc)
-{
-    return stats_counter(b->stats, b->name, name, doc);
-}
-
-double *block_real(Block *b, const char *name, const char *doc)
-{
-    return stats_real(b->stats, b->name, name, doc);
-}
-
-StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
-                     const char *doc)
-{
-    return stats_hist(b->stats, b->name, name, width, nbuckets, doc);
 }

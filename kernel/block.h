@@ -6,8 +6,12 @@
  * are created by the platform builder (array ports get their count from a parameter)
  * and live in block->ports in table order, arrays expanded ("cu[0]", "cu[1]", ...).
  *
- * Life cycle: params applied -> realize (validate combinations, allocate, register
- * stats, look ports up; may fail with a clear error) -> ports connected -> reset
+ * Statistics are declared in a stat table (StatDef rows, stats.h) like the
+ * parameters: block_realize registers every row under the instance's name and writes
+ * the storage pointers into the state before the type's realize runs.
+ *
+ * Life cycle: params applied -> stats registered -> realize (validate combinations,
+ * allocate, look ports up; may fail with a clear error) -> ports connected -> reset
  * (schedule initial events) -> on_recv / on_free during the run -> stats (compute
  * derived statistics) -> finalize (free what the block allocated). `cost` (optional)
  * reports storage by formula from the parameters, for `mgtlm cost`; `agree`
@@ -86,6 +90,8 @@ typedef struct BlockType {
     size_t nparams;
     const PortDef *ports;
     size_t nports;
+    const StatDef *stat_defs; /* in output order; names unique within the table */
+    size_t nstat_defs;
     bool (*realize)(Block *b, SimError *err);
     void (*reset)(Block *b);
     void (*on_recv)(Block *b, Port *p);
@@ -123,11 +129,14 @@ struct Block {
  * NULL if there is no such port. */
 Port *block_port(Block *b, const char *name, int k);
 
-/* Registers statistics under the block's name (see stats.h). */
-uint64_t *block_counter(Block *b, const char *name, const char *doc);
-double *block_real(Block *b, const char *name, const char *doc);
-StatHist *block_hist(Block *b, const char *name, uint64_t width, uint32_t nbuckets,
-                     const char *doc);
+/* Checks b's stat table (block_type_check_stats), registers its rows (after b's
+ * parameters and ports) and runs the type's realize. False with err set on a bad row,
+ * a duplicate stat name ("block type T: duplicate stat \"N\"") or a failed realize. */
+bool block_realize(Block *b, SimError *err);
+
+/* Checks a type's stat table without an instance: names unique (per-port rows
+ * excepted), storage matching the kind, histogram geometry, enum choices. */
+bool block_type_check_stats(const BlockType *t, SimError *err);
 
 /* Home GPU of an address under the platform's address map. */
 static inline int block_home(const Block *b, uint64_t addr)

@@ -1,17 +1,18 @@
 /* Statistics registry: named counters, reals and histograms in registration order,
- * with a string hash for duplicate detection and lookup. */
+ * each with the StatDef that describes it, and a string hash for duplicate detection
+ * and lookup. */
 #include "stats.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum StatKind { STAT_COUNTER, STAT_REAL, STAT_HIST } StatKind;
+typedef enum StatValue { STAT_VALUE_U64, STAT_VALUE_REAL, STAT_VALUE_HIST } StatValue;
 
 typedef struct StatEntry {
     char *name;
-    const char *doc;
-    StatKind kind;
+    const StatDef *def; /* borrowed */
+    StatValue store;
     union {
         uint64_t counter;
         double real;
@@ -24,6 +25,8 @@ struct Stats {
     size_t n, cap;
     StatEntry **table; /* open addressing by name */
     size_t table_mask;
+    uint64_t ***arrays; /* returned by stats_counters */
+    size_t narrays;
 };
 
 static size_t stats_hash(const char *s)
@@ -56,12 +59,16 @@ void stats_free(Stats *s)
         return;
     }
     for (size_t i = 0; i < s->n; i++) {
-        if (s->entries[i]->kind == STAT_HIST) {
+        if (s->entries[i]->store == STAT_VALUE_HIST) {
             free(s->entries[i]->v.hist.buckets);
         }
         free(s->entries[i]->name);
         free(s->entries[i]);
     }
+    for (size_t i = 0; i < s->narrays; i++) {
+        free(s->arrays[i]);
+    }
+    free(s->arrays);
     free(s->entries);
     free(s->table);
     free(s);
@@ -107,15 +114,23 @@ static bool stats_grow(Stats *s)
     return true;
 }
 
-static StatEntry *stats_add(Stats *s, const char *owner, const char *name, const char *doc,
-                            StatKind kind)
+static char *stats_full_name(const char *owner, const char *name)
 {
     size_t len = strlen(owner) + strlen(name) + 2;
     char *full = malloc(len);
+    if (full) {
+        snprintf(full, len, "%s.%s", owner, name);
+    }
+    return full;
+}
+
+static StatEntry *stats_add(Stats *s, const char *owner, const char *name,
+                            const StatDef *def, StatValue store)
+{
+    char *full = stats_full_name(owner, name);
     if (!full) {
         return NULL;
     }
-    snprintf(full, len, "%s.%s", owner, name);
     if (*stats_slot(s, full) || !stats_grow(s)) {
         free(full);
         return NULL;
@@ -126,27 +141,27 @@ static StatEntry *stats_add(Stats *s, const char *owner, const char *name, const
         return NULL;
     }
     e->name = full;
-    e->doc = doc;
-    e->kind = kind;
+    e->def = def;
+    e->store = store;
     s->entries[s->n++] = e;
     *stats_slot(s, full) = e;
     return e;
 }
 
-uint64_t *stats_counter(Stats *s, const char *owner, const char *name, const char *doc)
+uint64_t *stats_counter(Stats *s, const char *owner, const char *name, const StatDef *def)
 {
-    StatEntry *e = stats_add(s, owner, name, doc, STAT_COUNTER);
+    StatEntry *e = stats_add(s, owner, name, def, STAT_VALUE_U64);
     return e ? &e->v.counter : NULL;
 }
 
-double *stats_real(Stats *s, const char *owner, const char *name, const char *doc)
+double *stats_real(Stats *s, const char *owner, const char *name, const StatDef *def)
 {
-    StatEntry *e = stats_add(s, owner, name, doc, STAT_REAL);
+    StatEntry *e = stats_add(s, owner, name, def, STAT_VALUE_REAL);
     return e ? &e->v.real : NULL;
 }
 
-StatHist *stats_hist(Stats *s, const char *owner, const char *name, uint64_t width,
-                     uint32_t nbuckets, const char *doc)
+StatHist *stats_hist(Stats *s, const char *owner, const char *name, const StatDef *def,
+                     uint64_t width, uint32_t nbuckets)
 {
     if (width == 0 || nbuckets == 0) {
         return NULL;
@@ -155,7 +170,7 @@ StatHist *stats_hist(Stats *s, const char *owner, const char *name, uint64_t wid
     if (!buckets) {
         return NULL;
     }
-    StatEntry *e = stats_add(s, owner, name, doc, STAT_HIST);
+    StatEntry *e = stats_add(s, owner, name, def, STAT_VALUE_HIST);
     if (!e) {
         free(buckets);
         return NULL;
@@ -164,6 +179,35 @@ StatHist *stats_hist(Stats *s, const char *owner, const char *name, uint64_t wid
     e->v.hist.nbuckets = nbuckets;
     e->v.hist.buckets = buckets;
     return &e->v.hist;
+}
+
+uint64_t **stats_counters(Stats *s, const char *owner, const char *const *names, size_t n,
+                          const StatDef *def)
+{
+    uint64_t ***arrays = realloc(s->arrays, (s->narrays + 1) * sizeof *arrays);
+    if (!arrays) {
+        return NULL;
+    }
+    s->arrays = arrays;
+    uint64_t **v = calloc(n ? n : 1, sizeof *v);
+    if (!v) {
+        return NULL;
+    }
+    s->arrays[s->narrays++] = v;
+    for (size_t i = 0; i < n; i++) {
+        if (!(v[i] = stats_counter(s, owner, names[i], def))) {
+            return NULL;
+        }
+    }
+    return v;
+}
+
+bool stats_has(const Stats *s, const char *owner, const char *name)
+{
+    char *full = stats_full_name(owner, name);
+    bool found = full && *stats_slot(s, full);
+    free(full);
+    return found;
 }
 
 void stat_hist_add(StatHist *h, uint64_t v)
@@ -183,7 +227,21 @@ void stat_hist_add(StatHist *h, uint64_t v)
 const uint64_t *stats_find_counter(const Stats *s, const char *full_name)
 {
     StatEntry *e = *stats_slot(s, full_name);
-    return (e && e->kind == STAT_COUNTER) ? &e->v.counter : NULL;
+    return (e && e->store == STAT_VALUE_U64) ? &e->v.counter : NULL;
+}
+
+size_t stats_errors(const Stats *s, void (*fn)(const char *name, uint64_t v, void *ctx),
+                    void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const StatEntry *e = s->entries[i];
+        if (e->store == STAT_VALUE_U64 && e->def->is_error && e->v.counter != 0) {
+            fn(e->name, e->v.counter, ctx);
+            n++;
+        }
+    }
+    return n;
 }
 
 static double stat_hist_mean(const StatHist *h)
@@ -209,14 +267,14 @@ json_t *stats_json(const Stats *s)
     for (size_t i = 0; i < s->n; i++) {
         const StatEntry *e = s->entries[i];
         json_t *v = NULL;
-        switch (e->kind) {
-        case STAT_COUNTER:
+        switch (e->store) {
+        case STAT_VALUE_U64:
             v = json_integer((json_int_t)e->v.counter);
             break;
-        case STAT_REAL:
+        case STAT_VALUE_REAL:
             v = json_real(e->v.real);
             break;
-        case STAT_HIST:
+        case STAT_VALUE_HIST:
             v = stats_hist_json(&e->v.hist);
             break;
         }
@@ -266,14 +324,14 @@ bool stats_write_csv(const Stats *s, const char *path, SimError *err)
     for (size_t i = 0; i < s->n; i++) {
         const StatEntry *e = s->entries[i];
         const StatHist *h = &e->v.hist;
-        switch (e->kind) {
-        case STAT_COUNTER:
+        switch (e->store) {
+        case STAT_VALUE_U64:
             fprintf(f, "%s,%llu\n", e->name, (unsigned long long)e->v.counter);
             break;
-        case STAT_REAL:
+        case STAT_VALUE_REAL:
             fprintf(f, "%s,%.12g\n", e->name, e->v.real);
             break;
-        case STAT_HIST:
+        case STAT_VALUE_HIST:
             fprintf(f, "%s.count,%llu\n%s.mean,%.12g\n%s.min,%llu\n%s.max,%llu\n",
                     e->name, (unsigned long long)h->count, e->name, stat_hist_mean(h),
                     e->name, (unsigned long long)h->min, e->name,

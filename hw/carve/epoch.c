@@ -92,11 +92,6 @@ static bool epoch_realize(Block *b, SimError *err)
     e->net = block_port(b, "net", -1);
     e->own = b->gpu >= 0 ? b->gpu : 0;
     egress_init(&e->out, b, e->net, NULL);
-    e->increments = block_counter(b, "increments", "EPCTR increments");
-    e->wraps = block_counter(b, "wraps", "wraps to 0 (each resets the RDC)");
-    e->kernel_end_count = block_counter(b, "kernel_ends", "kernel_end transactions seen");
-    e->stamped = block_counter(b, "stamped", "requests stamped with the epoch");
-    e->value = block_counter(b, "epctr", "EPCTR value at the end");
     return true;
 }
 
@@ -194,6 +189,15 @@ static void epoch_cost(Block *b, CostReport *r)
                      "20-bit epoch counter register (one kernel stream)");
 }
 
+static const StatDef epoch_stat_defs[] = {
+    STAT(Epoch, increments, "increments", STAT_COUNTER, "", "EPCTR increments"),
+    STAT(Epoch, wraps, "wraps", STAT_COUNTER, "", "wraps to 0 (each resets the RDC)"),
+    STAT(Epoch, kernel_end_count, "kernel_ends", STAT_COUNTER, "",
+         "kernel_end transactions seen"),
+    STAT(Epoch, stamped, "stamped", STAT_COUNTER, "", "requests stamped with the epoch"),
+    STAT(Epoch, value, "epctr", STAT_GAUGE, "", "EPCTR value at the end"),
+};
+
 const BlockType epoch_type = {
     .name = "epoch",
     .doc = "CARVE epoch counter (20-bit EPCTR): stamps RDC lookups, resets on wrap",
@@ -202,6 +206,8 @@ const BlockType epoch_type = {
     .nparams = sizeof epoch_params / sizeof epoch_params[0],
     .ports = epoch_ports,
     .nports = sizeof epoch_ports / sizeof epoch_ports[0],
+    .stat_defs = epoch_stat_defs,
+    .nstat_defs = sizeof epoch_stat_defs / sizeof epoch_stat_defs[0],
     .realize = epoch_realize,
     .reset = epoch_reset,
     .on_recv = epoch_on_recv,

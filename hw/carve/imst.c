@@ -111,20 +111,6 @@ static bool imst_realize(Block *b, SimError *err)
     m->lo = (uint64_t)m->own * b->plat->mem_bytes;
     m->hi = m->lo + b->plat->mem_bytes;
     idmap_init(&m->states);
-    m->local_reads = block_counter(b, "local_reads", "reads from this GPU");
-    m->local_writes = block_counter(b, "local_writes", "writes/atomics from this GPU");
-    m->remote_reads = block_counter(b, "remote_reads", "reads from other GPUs");
-    m->remote_writes = block_counter(b, "remote_writes", "writes/atomics from others");
-    m->broadcasts = block_counter(b, "broadcasts", "write-invalidate broadcasts");
-    m->invalidates_sent = block_counter(b, "invalidates_sent",
-                                        "invalidate transactions sent (all targets)");
-    m->demotions = block_counter(b, "demotions", "RW_SHARED -> PRIVATE demotions");
-    static const char *const names[IMST_STATES] = {"to_uncached", "to_private",
-                                                   "to_read_shared", "to_rw_shared"};
-    for (int s = 0; s < IMST_STATES; s++) {
-        m->to_state[s] = block_counter(b, names[s], "transitions into this state");
-    }
-    m->lines_tracked = block_counter(b, "lines_tracked", "lines not UNCACHED at the end");
     return true;
 }
 
@@ -250,6 +236,30 @@ static void imst_cost(Block *b, CostReport *r)
                      "bits (no data capacity taken)");
 }
 
+static const StatDef imst_stat_defs[] = {
+    STAT(Imst, local_reads, "local_reads", STAT_COUNTER, "", "reads from this GPU"),
+    STAT(Imst, local_writes, "local_writes", STAT_COUNTER, "",
+         "writes/atomics from this GPU"),
+    STAT(Imst, remote_reads, "remote_reads", STAT_COUNTER, "", "reads from other GPUs"),
+    STAT(Imst, remote_writes, "remote_writes", STAT_COUNTER, "",
+         "writes/atomics from others"),
+    STAT(Imst, broadcasts, "broadcasts", STAT_COUNTER, "", "write-invalidate broadcasts"),
+    STAT(Imst, invalidates_sent, "invalidates_sent", STAT_COUNTER, "",
+         "invalidate transactions sent (all targets)"),
+    STAT(Imst, demotions, "demotions", STAT_COUNTER, "",
+         "RW_SHARED -> PRIVATE demotions"),
+    STAT(Imst, to_state[IMST_UNCACHED], "to_uncached", STAT_COUNTER, "",
+         "transitions into this state"),
+    STAT(Imst, to_state[IMST_PRIVATE], "to_private", STAT_COUNTER, "",
+         "transitions into this state"),
+    STAT(Imst, to_state[IMST_READ_SHARED], "to_read_shared", STAT_COUNTER, "",
+         "transitions into this state"),
+    STAT(Imst, to_state[IMST_RW_SHARED], "to_rw_shared", STAT_COUNTER, "",
+         "transitions into this state"),
+    STAT(Imst, lines_tracked, "lines_tracked", STAT_GAUGE, "",
+         "lines not UNCACHED at the end"),
+};
+
 const BlockType imst_type = {
     .name = "imst",
     .doc =
@@ -259,6 +269,8 @@ const BlockType imst_type = {
     .nparams = sizeof imst_params / sizeof imst_params[0],
     .ports = imst_ports,
     .nports = sizeof imst_ports / sizeof imst_ports[0],
+    .stat_defs = imst_stat_defs,
+    .nstat_defs = sizeof imst_stat_defs / sizeof imst_stat_defs[0],
     .realize = imst_realize,
     .reset = imst_reset,
     .on_recv = imst_on_recv,

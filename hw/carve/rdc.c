@@ -220,36 +220,6 @@ static bool rdc_realize(Block *b, SimError *err)
     }
     sim_event_init(&r->ev, b->sim, SIM_PRIO_DEFAULT, rdc_wake, r, NULL);
     egress_init(&r->pipe, b, r->net, &(EgressOpts){.external_wake = true});
-    r->lookups = block_counter(b, "lookups", "remote reads looked up");
-    r->hits = block_counter(b, "hits", "reads served from the cache");
-    r->misses = block_counter(b, "misses", "reads that missed (incl. stale)");
-    r->stale_misses =
-        block_counter(b, "stale_misses", "misses on a tag match with an older epoch");
-    r->fills_sent = block_counter(b, "fills", "line fills sent to the home");
-    r->fills_dropped = block_counter(
-        b, "fills_dropped", "fills not inserted (invalidated in flight or not ok)");
-    r->evictions = block_counter(b, "evictions", "valid lines replaced by another line");
-    r->writes = block_counter(b, "writes", "remote writes (write-through)");
-    r->write_updates = block_counter(b, "write_updates", "writes that updated a copy");
-    r->write_absent =
-        block_counter(b, "write_absent", "writes to lines not cached (no allocation)");
-    r->atomics = block_counter(b, "atomics", "remote atomics (drop the copy)");
-    r->bypass = block_counter(b, "bypass", "reads crossing a line (not cached)");
-    r->invalidates = block_counter(b, "invalidates", "write-invalidates received");
-    r->invalidate_hits =
-        block_counter(b, "invalidate_hits", "write-invalidates that dropped a copy");
-    r->invalidates_ignored = block_counter(b, "invalidates_ignored",
-                                           "write-invalidates ignored (coherence none)");
-    r->resets = block_counter(b, "resets", "physical resets on an epoch wrap");
-    r->reset_stall_ps =
-        block_counter(b, "reset_stall_ps", "pipe stall of the resets (ps)");
-    r->busy_ps = block_counter(b, "busy_ps", "time the lookup pipe was busy (ps)");
-    r->passed_out = block_counter(b, "passed_out", "transactions passed gpu -> net");
-    r->passed_in = block_counter(b, "passed_in", "transactions passed net -> gpu");
-    r->lines_valid = block_counter(b, "lines_valid", "valid lines at the end");
-    r->sets_used = block_counter(b, "sets_used", "sets holding host storage at the end");
-    r->host_bytes = block_counter(b, "host_bytes", "host bytes of the store at the end");
-    r->hit_rate = block_real(b, "hit_rate", "hits / lookups");
     return true;
 }
 
@@ -622,6 +592,44 @@ static void rdc_cost(Block *b, CostReport *r)
                   "comparison: L2 dirty flush at remote_bandwidth (Table IV worst case)");
 }
 
+static const StatDef rdc_stat_defs[] = {
+    STAT(Rdc, lookups, "lookups", STAT_COUNTER, "", "remote reads looked up"),
+    STAT(Rdc, hits, "hits", STAT_COUNTER, "", "reads served from the cache"),
+    STAT(Rdc, misses, "misses", STAT_COUNTER, "", "reads that missed (incl. stale)"),
+    STAT(Rdc, stale_misses, "stale_misses", STAT_COUNTER, "",
+         "misses on a tag match with an older epoch"),
+    STAT(Rdc, fills_sent, "fills", STAT_COUNTER, "", "line fills sent to the home"),
+    STAT(Rdc, fills_dropped, "fills_dropped", STAT_COUNTER, "",
+         "fills not inserted (invalidated in flight or not ok)"),
+    STAT(Rdc, evictions, "evictions", STAT_COUNTER, "",
+         "valid lines replaced by another line"),
+    STAT(Rdc, writes, "writes", STAT_COUNTER, "", "remote writes (write-through)"),
+    STAT(Rdc, write_updates, "write_updates", STAT_COUNTER, "",
+         "writes that updated a copy"),
+    STAT(Rdc, write_absent, "write_absent", STAT_COUNTER, "",
+         "writes to lines not cached (no allocation)"),
+    STAT(Rdc, atomics, "atomics", STAT_COUNTER, "", "remote atomics (drop the copy)"),
+    STAT(Rdc, bypass, "bypass", STAT_COUNTER, "", "reads crossing a line (not cached)"),
+    STAT(Rdc, invalidates, "invalidates", STAT_COUNTER, "", "write-invalidates received"),
+    STAT(Rdc, invalidate_hits, "invalidate_hits", STAT_COUNTER, "",
+         "write-invalidates that dropped a copy"),
+    STAT(Rdc, invalidates_ignored, "invalidates_ignored", STAT_COUNTER, "",
+         "write-invalidates ignored (coherence none)"),
+    STAT(Rdc, resets, "resets", STAT_COUNTER, "", "physical resets on an epoch wrap"),
+    STAT(Rdc, reset_stall_ps, "reset_stall_ps", STAT_TIME, "ps",
+         "pipe stall of the resets (ps)"),
+    STAT(Rdc, busy_ps, "busy_ps", STAT_TIME, "ps", "time the lookup pipe was busy (ps)"),
+    STAT(Rdc, passed_out, "passed_out", STAT_COUNTER, "",
+         "transactions passed gpu -> net"),
+    STAT(Rdc, passed_in, "passed_in", STAT_COUNTER, "", "transactions passed net -> gpu"),
+    STAT(Rdc, lines_valid, "lines_valid", STAT_GAUGE, "", "valid lines at the end"),
+    STAT(Rdc, sets_used, "sets_used", STAT_GAUGE, "",
+         "sets holding host storage at the end"),
+    STAT(Rdc, host_bytes, "host_bytes", STAT_GAUGE, "B",
+         "host bytes of the store at the end"),
+    STAT(Rdc, hit_rate, "hit_rate", STAT_GAUGE, "", "hits / lookups"),
+};
+
 const BlockType rdc_type = {
     .name = "rdc",
     .doc = "CARVE remote data cache in local DRAM: direct-mapped, write-through, epochs",
@@ -630,6 +638,8 @@ const BlockType rdc_type = {
     .nparams = sizeof rdc_params / sizeof rdc_params[0],
     .ports = rdc_ports,
     .nports = sizeof rdc_ports / sizeof rdc_ports[0],
+    .stat_defs = rdc_stat_defs,
+    .nstat_defs = sizeof rdc_stat_defs / sizeof rdc_stat_defs[0],
     .realize = rdc_realize,
     .reset = rdc_reset,
     .on_recv = rdc_on_recv,

@@ -35,6 +35,42 @@ const PortDef dir_block_ports[DIR_BLOCK_NPORTS] = {
      .doc = "towards the L2's local-data port (l2.up): requests out, responses in"},
 };
 
+/* Buckets of the coalesced histogram: 0 to range / line lines (range as realize
+ * settles it: the baseline's and an unset one are one line). */
+static uint32_t dir_block_coalesced_buckets(const Block *b)
+{
+    const DirBlock *d = (const DirBlock *)b;
+    uint64_t range = d->range ? d->range : d->line;
+    return (uint32_t)(range / d->line + 1);
+}
+
+const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS] = {
+    STAT(DirBlock, remote_reads, "remote_reads", STAT_COUNTER, "",
+         "reads from other GPUs tracked"),
+    STAT(DirBlock, local_writes, "local_writes", STAT_COUNTER, "",
+         "writes/atomics from this GPU"),
+    STAT(DirBlock, remote_writes, "remote_writes", STAT_COUNTER, "",
+         "writes/atomics from others"),
+    STAT(DirBlock, passed, "passed", STAT_COUNTER, "",
+         "other transactions passed down untouched"),
+    STAT(DirBlock, allocations, "allocations", STAT_COUNTER, "", "entries allocated"),
+    STAT(DirBlock, evictions, "evictions", STAT_COUNTER, "", "valid entries evicted"),
+    STAT(DirBlock, inv_write, "inv_write", STAT_COUNTER, "",
+         "write-initiated invalidates sent"),
+    STAT(DirBlock, inv_evict, "inv_evict", STAT_COUNTER, "",
+         "eviction-initiated invalidates sent"),
+    STAT(DirBlock, invalidates, "invalidates", STAT_COUNTER, "",
+         "invalidate transactions sent"),
+    STAT(DirBlock, valid_entries, "valid_entries", STAT_GAUGE, "",
+         "valid entries at the end"),
+    STAT(DirBlock, positions, "positions", STAT_GAUGE, "", "lines tracked at the end"),
+    STAT(DirBlock, route_errors, "route_errors", STAT_COUNTER, "",
+         "model error: transactions for an unbound port", .is_error = true),
+    STAT(DirBlock, coalesced, "coalesced", STAT_HIST, "",
+         "lines tracked by an entry when it was evicted", .width = 1,
+         .buckets_of = dir_block_coalesced_buckets),
+};
+
 static void dir_block_inv(void *ctx, uint64_t line_addr, int gpu, DirCause cause)
 {
     DirBlock *d = ctx;
@@ -68,21 +104,6 @@ bool dir_block_realize(Block *b, bool shared_vector, SimError *err)
     if (!dir_core_init(&d->core, &c, dir_block_inv, d, msg, sizeof msg)) {
         return sim_error_set(err, "%s: %s", b->name, msg);
     }
-    d->remote_reads = block_counter(b, "remote_reads", "reads from other GPUs tracked");
-    d->local_writes = block_counter(b, "local_writes", "writes/atomics from this GPU");
-    d->remote_writes = block_counter(b, "remote_writes", "writes/atomics from others");
-    d->passed = block_counter(b, "passed", "other transactions passed down untouched");
-    d->allocations = block_counter(b, "allocations", "entries allocated");
-    d->evictions = block_counter(b, "evictions", "valid entries evicted");
-    d->inv_write = block_counter(b, "inv_write", "write-initiated invalidates sent");
-    d->inv_evict = block_counter(b, "inv_evict", "eviction-initiated invalidates sent");
-    d->invalidates = block_counter(b, "invalidates", "invalidate transactions sent");
-    d->valid_entries = block_counter(b, "valid_entries", "valid entries at the end");
-    d->positions = block_counter(b, "positions", "lines tracked at the end");
-    d->route_errors =
-        block_counter(b, "route_errors", "model error: transactions for an unbound port");
-    d->coalesced = block_hist(b, "coalesced", 1, (uint32_t)(d->core.lines + 1),
-                              "lines tracked by an entry when it was evicted");
     d->core.coalesced = d->coalesced;
     EgressOpts opt = {.drained = dir_block_process, .unbound = d->route_errors};
     egress_init(&d->qup, b, block_port(b, "up", -1), &opt);

@@ -26,6 +26,8 @@ typedef struct DirBlock {
 
 #define DIR_BLOCK_NPORTS 2
 extern const PortDef dir_block_ports[DIR_BLOCK_NPORTS];
+#define DIR_BLOCK_NSTATS 13
+extern const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS];
 extern const char *const dir_block_repl_choices[];
 
 /* Realize with the given layout (range is forced to line for the baseline). */
@@ -86,6 +88,7 @@ void dir_block_cost(Block *b, CostReport *r);
      .doc = "lookup latency added to tracked requests and to invalidates"}
 #define DIR_BLOCK_TYPE_COMMON                                                            \
     .size = sizeof(DirBlock), .ports = dir_block_ports, .nports = DIR_BLOCK_NPORTS,      \
+    .stat_defs = dir_block_stat_defs, .nstat_defs = DIR_BLOCK_NSTATS,                    \
     .reset = dir_block_reset, .on_recv = dir_block_on_recv,                              \
     .on_free = dir_block_on_free, .stats = dir_block_stats,                              \
     .finalize = dir_block_finalize, .cost = dir_block_cost

@@ -266,14 +266,6 @@ static bool bgu_realize(Block *b, SimError *err)
         return sim_error_set(err, "%s: out of memory", b->name);
     }
     idmap_init(&g->ids);
-    g->requests = block_counter(b, "requests", "reads and writes split into lines");
-    g->line_reads = block_counter(b, "line_reads", "line read requests sent");
-    g->line_writes = block_counter(b, "line_writes", "line write requests sent");
-    g->words = block_counter(b, "words", "mask bits set over all line requests");
-    g->passed = block_counter(b, "passed", "atomics, invalidates and controls passed on");
-    g->bad = block_counter(b, "bad_requests",
-                           "wavefronts whose len differs from their thread bytes");
-    g->unbound = block_counter(b, "unbound_errors", "model error: sends to no peer");
     EgressOpts opt = {.drained = bgu_drained, .unbound = g->unbound};
     egress_init(&g->down, b, g->l1, &opt);
     egress_init(&g->up, b, g->cu, &opt);
@@ -313,6 +305,20 @@ static void bgu_finalize(Block *b)
     egress_destroy(&g->up);
 }
 
+static const StatDef bgu_stat_defs[] = {
+    STAT(Bgu, requests, "requests", STAT_COUNTER, "",
+         "reads and writes split into lines"),
+    STAT(Bgu, line_reads, "line_reads", STAT_COUNTER, "", "line read requests sent"),
+    STAT(Bgu, line_writes, "line_writes", STAT_COUNTER, "", "line write requests sent"),
+    STAT(Bgu, words, "words", STAT_COUNTER, "", "mask bits set over all line requests"),
+    STAT(Bgu, passed, "passed", STAT_COUNTER, "",
+         "atomics, invalidates and controls passed on"),
+    STAT(Bgu, bad, "bad_requests", STAT_COUNTER, "",
+         "wavefronts whose len differs from their thread bytes"),
+    STAT(Bgu, unbound, "unbound_errors", STAT_COUNTER, "",
+         "model error: sends to no peer", .is_error = true),
+};
+
 const BlockType bgu_type = {
     .name = "bgu",
     .doc = "DualOpt BGU: wavefront -> one request per line with a 16-bit word mask",
@@ -321,6 +327,8 @@ const BlockType bgu_type = {
     .nparams = sizeof bgu_params / sizeof bgu_params[0],
     .ports = bgu_ports,
     .nports = sizeof bgu_ports / sizeof bgu_ports[0],
+    .stat_defs = bgu_stat_defs,
+    .nstat_defs = sizeof bgu_stat_defs / sizeof bgu_stat_defs[0],
     .realize = bgu_realize,
     .on_recv = bgu_on_recv,
     .on_free = bgu_on_free,

@@ -423,30 +423,6 @@ static bool codec_realize(Block *b, SimError *err)
         }
     }
     sim_event_init(&c->ev, b->sim, SIM_PRIO_DEFAULT, codec_egress, c, NULL);
-    c->entries_in = block_counter(b, "entries_in", "fine-grained words staged");
-    c->packets_out = block_counter(b, "packets_out", "coalesced packets sent");
-    c->entries_out = block_counter(b, "entries_out", "entries sent in packets");
-    c->timeout_packets =
-        block_counter(b, "timeout_packets", "packets emitted by the timeout (< 10)");
-    c->passed_out = block_counter(b, "passed_out", "egress transactions passed through");
-    c->fine_uncoalesced = block_counter(
-        b, "fine_uncoalesced", "fine-grained responses passed through uncoalesced");
-    c->full_stalls =
-        block_counter(b, "full_stalls", "input stalls on a full staging buffer");
-    c->packets_in = block_counter(b, "packets_in", "coalesced packets received");
-    c->rebuilt = block_counter(b, "responses_rebuilt", "responses split out of packets");
-    c->passed_in = block_counter(b, "passed_in", "ingress transactions passed through");
-    c->mode_changes = block_counter(b, "mode_changes", "enable/disable switches");
-    c->outstanding = block_counter(
-        b, "outstanding", "fine-grained requests still waiting for entries at the end");
-    c->tag_errors = block_counter(
-        b, "tag_errors", "model error: two outstanding requests share a response id");
-    c->unknown_errors = block_counter(b, "unknown_entry_errors",
-                                      "model error: entries naming no waiting request");
-    c->packet_errors =
-        block_counter(b, "packet_errors", "model error: malformed coalesced packets");
-    c->packet_hist = block_hist(b, "packet_entries", 1, CODEC_MAX_ENTRIES + 1,
-                                "entries per coalesced packet");
     return true;
 }
 
@@ -519,6 +495,37 @@ static void codec_cost(Block *b, CostReport *r)
                      "per destination GPU");
 }
 
+static const StatDef codec_stat_defs[] = {
+    STAT(Codec, entries_in, "entries_in", STAT_COUNTER, "", "fine-grained words staged"),
+    STAT(Codec, packets_out, "packets_out", STAT_COUNTER, "", "coalesced packets sent"),
+    STAT(Codec, entries_out, "entries_out", STAT_COUNTER, "", "entries sent in packets"),
+    STAT(Codec, timeout_packets, "timeout_packets", STAT_COUNTER, "",
+         "packets emitted by the timeout (< 10)"),
+    STAT(Codec, passed_out, "passed_out", STAT_COUNTER, "",
+         "egress transactions passed through"),
+    STAT(Codec, fine_uncoalesced, "fine_uncoalesced", STAT_COUNTER, "",
+         "fine-grained responses passed through uncoalesced"),
+    STAT(Codec, full_stalls, "full_stalls", STAT_COUNTER, "",
+         "input stalls on a full staging buffer"),
+    STAT(Codec, packets_in, "packets_in", STAT_COUNTER, "", "coalesced packets received"),
+    STAT(Codec, rebuilt, "responses_rebuilt", STAT_COUNTER, "",
+         "responses split out of packets"),
+    STAT(Codec, passed_in, "passed_in", STAT_COUNTER, "",
+         "ingress transactions passed through"),
+    STAT(Codec, mode_changes, "mode_changes", STAT_COUNTER, "",
+         "enable/disable switches"),
+    STAT(Codec, outstanding, "outstanding", STAT_GAUGE, "",
+         "fine-grained requests still waiting for entries at the end"),
+    STAT(Codec, tag_errors, "tag_errors", STAT_COUNTER, "",
+         "model error: two outstanding requests share a response id", .is_error = true),
+    STAT(Codec, unknown_errors, "unknown_entry_errors", STAT_COUNTER, "",
+         "model error: entries naming no waiting request", .is_error = true),
+    STAT(Codec, packet_errors, "packet_errors", STAT_COUNTER, "",
+         "model error: malformed coalesced packets", .is_error = true),
+    STAT(Codec, packet_hist, "packet_entries", STAT_HIST, "",
+         "entries per coalesced packet", .width = 1, .buckets = CODEC_MAX_ENTRIES + 1),
+};
+
 const BlockType codec_type = {
     .name = "codec",
     .doc = "DualOpt RDMA CoDec: coalesces fine-grained responses, splits packets",
@@ -527,6 +534,8 @@ const BlockType codec_type = {
     .nparams = sizeof codec_params / sizeof codec_params[0],
     .ports = codec_ports,
     .nports = sizeof codec_ports / sizeof codec_ports[0],
+    .stat_defs = codec_stat_defs,
+    .nstat_defs = sizeof codec_stat_defs / sizeof codec_stat_defs[0],
     .realize = codec_realize,
     .reset = codec_reset,
     .on_recv = codec_on_recv,

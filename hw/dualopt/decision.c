@@ -225,13 +225,6 @@ static bool decision_realize(Block *b, SimError *err)
     }
     idmap_init(&d->lines);
     sim_event_init(&d->ev, b->sim, SIM_PRIO_DEFAULT, decision_forced, d, NULL);
-    d->records = block_counter(b, "records", "access records received");
-    d->st_mode = block_counter(b, "mode", "declared mode (0 none, 1 coalesce, 2 cache)");
-    d->declared_ps = block_counter(b, "declared_ps", "time of the declaration (ps)");
-    d->declarations = block_counter(b, "declarations", "modes declared (0 or 1)");
-    d->st_ratio = block_real(b, "remote_ratio", "remote ratio of the window");
-    d->st_util = block_real(b, "block_util", "block utilisation of remote reads");
-    d->st_hit = block_real(b, "hit_rate", "L1 hit rate of remote accesses");
     return true;
 }
 
@@ -288,6 +281,23 @@ static void decision_cost(Block *b, CostReport *r)
                      "ORed mask per distinct remote line (upper bound: window lines)");
 }
 
+static const char *const decision_declared[] = {"none", "coalesce", "cache", NULL};
+
+static const StatDef decision_stat_defs[] = {
+    STAT(Decision, records, "records", STAT_COUNTER, "", "access records received"),
+    STAT(Decision, st_mode, "mode", STAT_ENUM, "",
+         "declared mode (0 none, 1 coalesce, 2 cache)", .choices = decision_declared),
+    STAT(Decision, declared_ps, "declared_ps", STAT_TIME, "ps",
+         "time of the declaration (ps)"),
+    STAT(Decision, declarations, "declarations", STAT_COUNTER, "",
+         "modes declared (0 or 1)"),
+    STAT(Decision, st_ratio, "remote_ratio", STAT_GAUGE, "",
+         "remote ratio of the window"),
+    STAT(Decision, st_util, "block_util", STAT_GAUGE, "",
+         "block utilisation of remote reads"),
+    STAT(Decision, st_hit, "hit_rate", STAT_GAUGE, "", "L1 hit rate of remote accesses"),
+};
+
 const BlockType decision_type = {
     .name = "decision",
     .doc = "DualOpt decision engine: monitors L1 accesses, declares none/coalesce/cache",
@@ -296,6 +306,8 @@ const BlockType decision_type = {
     .nparams = sizeof decision_params / sizeof decision_params[0],
     .ports = decision_ports,
     .nports = sizeof decision_ports / sizeof decision_ports[0],
+    .stat_defs = decision_stat_defs,
+    .nstat_defs = sizeof decision_stat_defs / sizeof decision_stat_defs[0],
     .realize = decision_realize,
     .reset = decision_reset,
     .on_recv = decision_on_recv,

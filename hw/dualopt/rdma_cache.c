@@ -447,30 +447,6 @@ static bool rc_realize(Block *b, SimError *err)
     EgressOpts opt = {.extra = c->latency};
     egress_init(&c->q_net, b, c->net, &opt);
     egress_init(&c->q_gpu, b, c->gpu, &opt);
-    c->hits = block_counter(b, "read_hits", "reads answered here");
-    c->misses = block_counter(b, "read_misses", "cacheable reads forwarded");
-    c->partial = block_counter(b, "partial_misses",
-                               "misses on a cached line lacking some of the bytes");
-    c->writes = block_counter(b, "writes", "writes absorbed (write-allocate)");
-    c->fills = block_counter(b, "fills", "read responses filled into a line");
-    c->evictions = block_counter(b, "evictions", "lines replaced (LRU victims)");
-    c->writebacks = block_counter(b, "writebacks", "write-backs sent");
-    c->wb_bytes = block_counter(b, "writeback_bytes", "dirty bytes written back");
-    c->wb_acks = block_counter(b, "writeback_acks", "write-back acks received");
-    c->flushes = block_counter(b, "flushes", "write-back + invalidate-all operations");
-    c->invalidated = block_counter(b, "invalidated_lines", "lines freed by flushes");
-    c->uncacheable =
-        block_counter(b, "uncacheable",
-                      "remote accesses forwarded uncached (atomic, masked, crossing "
-                      "a line)");
-    c->passed = block_counter(b, "passed", "egress transactions passed through");
-    c->inval_in = block_counter(b, "invalidates_in", "invalidates from the network");
-    c->mode_changes = block_counter(b, "mode_changes", "enable/disable switches");
-    c->wb_errors = block_counter(b, "writeback_errors",
-                                 "model error: write-backs answered with an error");
-    c->id_errors = block_counter(b, "id_errors",
-                                 "model error: a forwarded read reusing a recorded id");
-    c->hit_rate = block_real(b, "hit_rate", "read_hits / (read_hits + read_misses)");
     return true;
 }
 
@@ -563,6 +539,39 @@ static void rc_cost(Block *b, CostReport *r)
     cost_add_storage(r, b->name, "data", lines, 8 * c->line, "line data");
 }
 
+static const StatDef rdma_cache_stat_defs[] = {
+    STAT(RCache, hits, "read_hits", STAT_COUNTER, "", "reads answered here"),
+    STAT(RCache, misses, "read_misses", STAT_COUNTER, "", "cacheable reads forwarded"),
+    STAT(RCache, partial, "partial_misses", STAT_COUNTER, "",
+         "misses on a cached line lacking some of the bytes"),
+    STAT(RCache, writes, "writes", STAT_COUNTER, "", "writes absorbed (write-allocate)"),
+    STAT(RCache, fills, "fills", STAT_COUNTER, "", "read responses filled into a line"),
+    STAT(RCache, evictions, "evictions", STAT_COUNTER, "",
+         "lines replaced (LRU victims)"),
+    STAT(RCache, writebacks, "writebacks", STAT_COUNTER, "", "write-backs sent"),
+    STAT(RCache, wb_bytes, "writeback_bytes", STAT_COUNTER, "B",
+         "dirty bytes written back"),
+    STAT(RCache, wb_acks, "writeback_acks", STAT_COUNTER, "", "write-back acks received"),
+    STAT(RCache, flushes, "flushes", STAT_COUNTER, "",
+         "write-back + invalidate-all operations"),
+    STAT(RCache, invalidated, "invalidated_lines", STAT_COUNTER, "",
+         "lines freed by flushes"),
+    STAT(RCache, uncacheable, "uncacheable", STAT_COUNTER, "",
+         "remote accesses forwarded uncached (atomic, masked, crossing a line)"),
+    STAT(RCache, passed, "passed", STAT_COUNTER, "",
+         "egress transactions passed through"),
+    STAT(RCache, inval_in, "invalidates_in", STAT_COUNTER, "",
+         "invalidates from the network"),
+    STAT(RCache, mode_changes, "mode_changes", STAT_COUNTER, "",
+         "enable/disable switches"),
+    STAT(RCache, wb_errors, "writeback_errors", STAT_COUNTER, "",
+         "model error: write-backs answered with an error", .is_error = true),
+    STAT(RCache, id_errors, "id_errors", STAT_COUNTER, "",
+         "model error: a forwarded read reusing a recorded id", .is_error = true),
+    STAT(RCache, hit_rate, "hit_rate", STAT_GAUGE, "",
+         "read_hits / (read_hits + read_misses)"),
+};
+
 const BlockType rdma_cache_type = {
     .name = "rdma_cache",
     .doc = "DualOpt RDMA$: remote-data cache before the RDMA engine, write-back",
@@ -571,6 +580,8 @@ const BlockType rdma_cache_type = {
     .nparams = sizeof rc_params / sizeof rc_params[0],
     .ports = rc_ports,
     .nports = sizeof rc_ports / sizeof rc_ports[0],
+    .stat_defs = rdma_cache_stat_defs,
+    .nstat_defs = sizeof rdma_cache_stat_defs / sizeof rdma_cache_stat_defs[0],
     .realize = rc_realize,
     .reset = rc_reset,
     .on_recv = rc_on_recv,

@@ -36,7 +36,6 @@
  * - A refused send leaves the head in the input buffer; the direction waits for
  *   on_free and serialisation starts when the packet is accepted. */
 #include <stddef.h>
-#include <stdio.h>
 
 #include "hw/lib/wire.h"
 #include "kernel/block.h"
@@ -184,24 +183,12 @@ static bool link_realize(Block *b, SimError *err)
                              (unsigned long long)l->enc_data,
                              (unsigned long long)l->enc_total);
     }
-    static const char *const prefix[2] = {"ab", "ba"};
     for (int d = 0; d < 2; d++) {
         LinkDir *ld = &l->dir[d];
-        char name[32];
         ld->link = l;
         ld->in = block_port(b, d == 0 ? "a" : "b", -1);
         ld->out = block_port(b, d == 0 ? "b" : "a", -1);
         sim_event_init(&ld->ev, b->sim, SIM_PRIO_DEFAULT, link_wake, ld, NULL);
-        snprintf(name, sizeof name, "%s_packets", prefix[d]);
-        ld->packets = block_counter(b, name, "packets sent in this direction");
-        snprintf(name, sizeof name, "%s_payload_bytes", prefix[d]);
-        ld->payload = block_counter(b, name, "payload bytes on the wire");
-        snprintf(name, sizeof name, "%s_overhead_bytes", prefix[d]);
-        ld->overhead = block_counter(b, name, "protocol overhead bytes on the wire");
-        snprintf(name, sizeof name, "%s_padding_bytes", prefix[d]);
-        ld->padding = block_counter(b, name, "flit padding bytes on the wire");
-        snprintf(name, sizeof name, "%s_busy_ps", prefix[d]);
-        ld->busy_ps = block_counter(b, name, "time spent serialising (ps)");
     }
     return true;
 }
@@ -271,6 +258,22 @@ static void link_on_free(Block *b, Port *p)
     link_pump(&l->dir[p == l->dir[0].out ? 0 : 1]);
 }
 
+/* The counters of direction d (0: a->b, 1: b->a), named with its prefix. */
+#define LINK_DIR_STATS(d, prefix)                                                        \
+    STAT(Link, dir[d].packets, prefix "_packets", STAT_COUNTER, "",                      \
+         "packets sent in this direction"),                                              \
+        STAT(Link, dir[d].payload, prefix "_payload_bytes", STAT_COUNTER, "B",           \
+             "payload bytes on the wire"),                                               \
+        STAT(Link, dir[d].overhead, prefix "_overhead_bytes", STAT_COUNTER, "B",         \
+             "protocol overhead bytes on the wire"),                                     \
+        STAT(Link, dir[d].padding, prefix "_padding_bytes", STAT_COUNTER, "B",           \
+             "flit padding bytes on the wire"),                                          \
+        STAT(Link, dir[d].busy_ps, prefix "_busy_ps", STAT_TIME, "ps",                   \
+             "time spent serialising (ps)")
+
+static const StatDef link_stat_defs[] = {LINK_DIR_STATS(0, "ab"),
+                                         LINK_DIR_STATS(1, "ba")};
+
 const BlockType link_type = {
     .name = "link",
     .doc = "point-to-point link: per-direction serialisation, overhead, flits, latency",
@@ -279,6 +282,8 @@ const BlockType link_type = {
     .nparams = sizeof link_params / sizeof link_params[0],
     .ports = link_ports,
     .nports = sizeof link_ports / sizeof link_ports[0],
+    .stat_defs = link_stat_defs,
+    .nstat_defs = sizeof link_stat_defs / sizeof link_stat_defs[0],
     .realize = link_realize,
     .reset = link_reset,
     .on_recv = link_on_recv,

@@ -94,8 +94,6 @@ static bool switch_realize(Block *b, SimError *err)
                 (unsigned long long)s->routes.v[g], (unsigned long long)s->ports);
         }
     }
-    s->route_errors = block_counter(
-        b, "route_errors", "model error: transactions with a dst outside routes");
     return arb_init(&s->arb, b, s->latency, switch_route, switch_absorb, err);
 }
 
@@ -119,6 +117,12 @@ static void switch_finalize(Block *b)
     arb_destroy(&((Switch *)b)->arb);
 }
 
+static const StatDef switch_stat_defs[] = {
+    STAT(Switch, route_errors, "route_errors", STAT_COUNTER, "",
+         "model error: transactions with a dst outside routes", .is_error = true),
+    ARB_STAT(Switch, arb),
+};
+
 const BlockType switch_type = {
     .name = "switch",
     .doc = "fabric switch: dst routing table, round-robin per output, one per cycle",
@@ -127,6 +131,8 @@ const BlockType switch_type = {
     .nparams = sizeof switch_params / sizeof switch_params[0],
     .ports = switch_ports,
     .nports = sizeof switch_ports / sizeof switch_ports[0],
+    .stat_defs = switch_stat_defs,
+    .nstat_defs = sizeof switch_stat_defs / sizeof switch_stat_defs[0],
     .realize = switch_realize,
     .reset = switch_reset,
     .on_recv = switch_on_recv,

@@ -78,15 +78,6 @@ static bool dp_realize(Block *b, SimError *err)
     d->up = block_port(b, "up", -1);
     d->down = block_port(b, "down", -1);
     sim_event_init(&d->ev, b->sim, SIM_PRIO_DEFAULT, dp_wake, d, NULL);
-    d->packets = block_counter(b, "packets", "FinePack packets unpacked");
-    d->stores = block_counter(b, "stores", "stores unpacked");
-    d->passed = block_counter(b, "passed", "ingress transactions passed through");
-    d->egress = block_counter(b, "egress", "egress transactions passed through");
-    d->format_errors =
-        block_counter(b, "format_errors", "packets that did not parse (model error)");
-    d->stall_ps =
-        block_counter(b, "stall_ps", "time the head of down waited for buffer room (ps)");
-    d->max_fill = block_counter(b, "max_fill", "largest buffer occupancy");
     return true;
 }
 
@@ -270,6 +261,20 @@ static void dp_finalize(Block *b)
     txn_fifo_free(&d->buf);
 }
 
+static const StatDef depacketizer_stat_defs[] = {
+    STAT(Depacketizer, packets, "packets", STAT_COUNTER, "", "FinePack packets unpacked"),
+    STAT(Depacketizer, stores, "stores", STAT_COUNTER, "", "stores unpacked"),
+    STAT(Depacketizer, passed, "passed", STAT_COUNTER, "",
+         "ingress transactions passed through"),
+    STAT(Depacketizer, egress, "egress", STAT_COUNTER, "",
+         "egress transactions passed through"),
+    STAT(Depacketizer, format_errors, "format_errors", STAT_COUNTER, "",
+         "packets that did not parse (model error)", .is_error = true),
+    STAT(Depacketizer, stall_ps, "stall_ps", STAT_TIME, "ps",
+         "time the head of down waited for buffer room (ps)"),
+    STAT(Depacketizer, max_fill, "max_fill", STAT_GAUGE, "", "largest buffer occupancy"),
+};
+
 const BlockType depacketizer_type = {
     .name = "depacketizer",
     .doc =
@@ -279,6 +284,8 @@ const BlockType depacketizer_type = {
     .nparams = sizeof dp_params / sizeof dp_params[0],
     .ports = dp_ports,
     .nports = sizeof dp_ports / sizeof dp_ports[0],
+    .stat_defs = depacketizer_stat_defs,
+    .nstat_defs = sizeof depacketizer_stat_defs / sizeof depacketizer_stat_defs[0],
     .realize = dp_realize,
     .reset = dp_reset,
     .on_recv = dp_on_recv,

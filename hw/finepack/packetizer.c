@@ -62,20 +62,6 @@ static bool pk_realize(Block *b, SimError *err)
     k->up = block_port(b, "up", -1);
     k->down = block_port(b, "down", -1);
     egress_init(&k->outq, b, k->down, NULL);
-    k->packets = block_counter(b, "packets", "FinePack packets sent");
-    k->runs = block_counter(b, "runs", "sub-packets in the packets");
-    k->stores = block_counter(b, "stores", "store ids carried (packet parents)");
-    k->payload = block_counter(b, "payload_bytes", "payload bytes (sub-headers + data)");
-    k->subhdr_bytes = block_counter(b, "subhdr_bytes", "sub-header bytes");
-    k->data_bytes = block_counter(b, "data_bytes", "store data bytes");
-    k->pad_bytes = block_counter(b, "pad_bytes", "DW padding bytes after the payload");
-    k->passed = block_counter(b, "passed", "egress transactions passed through");
-    k->upstream = block_counter(b, "upstream", "ingress transactions passed through");
-    k->format_errors = block_counter(
-        b, "format_errors", "runs that did not fit the open packet (model error)");
-    k->stores_per_packet =
-        block_hist(b, "stores_per_packet", 8, 64, "stores carried by each packet");
-    k->payload_hist = block_hist(b, "payload_hist", 128, 33, "payload bytes per packet");
     return true;
 }
 
@@ -254,6 +240,29 @@ static void pk_finalize(Block *b)
     free(k->ids);
 }
 
+static const StatDef packetizer_stat_defs[] = {
+    STAT(Packetizer, packets, "packets", STAT_COUNTER, "", "FinePack packets sent"),
+    STAT(Packetizer, runs, "runs", STAT_COUNTER, "", "sub-packets in the packets"),
+    STAT(Packetizer, stores, "stores", STAT_COUNTER, "",
+         "store ids carried (packet parents)"),
+    STAT(Packetizer, payload, "payload_bytes", STAT_COUNTER, "B",
+         "payload bytes (sub-headers + data)"),
+    STAT(Packetizer, subhdr_bytes, "subhdr_bytes", STAT_COUNTER, "B", "sub-header bytes"),
+    STAT(Packetizer, data_bytes, "data_bytes", STAT_COUNTER, "B", "store data bytes"),
+    STAT(Packetizer, pad_bytes, "pad_bytes", STAT_COUNTER, "B",
+         "DW padding bytes after the payload"),
+    STAT(Packetizer, passed, "passed", STAT_COUNTER, "",
+         "egress transactions passed through"),
+    STAT(Packetizer, upstream, "upstream", STAT_COUNTER, "",
+         "ingress transactions passed through"),
+    STAT(Packetizer, format_errors, "format_errors", STAT_COUNTER, "",
+         "runs that did not fit the open packet (model error)", .is_error = true),
+    STAT(Packetizer, stores_per_packet, "stores_per_packet", STAT_HIST, "",
+         "stores carried by each packet", .width = 8, .buckets = 64),
+    STAT(Packetizer, payload_hist, "payload_hist", STAT_HIST, "B",
+         "payload bytes per packet", .width = 128, .buckets = 33),
+};
+
 const BlockType packetizer_type = {
     .name = "packetizer",
     .doc =
@@ -261,6 +270,8 @@ const BlockType packetizer_type = {
     .size = sizeof(Packetizer),
     .ports = pk_ports,
     .nports = sizeof pk_ports / sizeof pk_ports[0],
+    .stat_defs = packetizer_stat_defs,
+    .nstat_defs = sizeof packetizer_stat_defs / sizeof packetizer_stat_defs[0],
     .realize = pk_realize,
     .on_recv = pk_on_recv,
     .on_free = pk_on_free,

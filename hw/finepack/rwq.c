@@ -53,11 +53,6 @@ enum {
     RWQ_WHY_COUNT
 };
 
-static const char *const rwq_why_name[RWQ_WHY_COUNT] = {
-    "flush_window", "flush_entries", "flush_payload", "flush_release",
-    "flush_read",   "flush_atomic",  "flush_write",   "flush_timeout",
-};
-
 typedef struct RwqSlot {
     struct Rwq *q;
     int dst;
@@ -157,25 +152,6 @@ static bool rwq_realize(Block *b, SimError *err)
         rwq_part_init(&s->part, (uint32_t)q->entries);
         sim_event_init(&s->ev, b->sim, SIM_PRIO_DEFAULT, rwq_timeout, q, s);
     }
-    q->stores = block_counter(b, "stores", "posted remote stores queued");
-    q->store_bytes = block_counter(b, "store_bytes", "enabled bytes of queued stores");
-    q->split = block_counter(b, "split", "stores split at a 128 B or window boundary");
-    q->overwritten = block_counter(b, "overwritten",
-                                   "queued bytes overwritten before leaving (coalesced)");
-    q->runs_out = block_counter(b, "runs_out", "runs (sub-packets) sent downstream");
-    q->payload_out =
-        block_counter(b, "payload_out", "payload bytes flushed (sub-headers + data)");
-    q->flushes = block_counter(b, "flushes", "partition flushes (packets)");
-    for (int w = 0; w < RWQ_WHY_COUNT; w++) {
-        q->why[w] = block_counter(b, rwq_why_name[w], "flushes with this trigger");
-    }
-    q->passed = block_counter(b, "passed", "egress transactions passed through");
-    q->upstream = block_counter(b, "upstream", "ingress transactions passed through");
-    q->unflushed = block_counter(b, "unflushed",
-                                 "store pieces still queued when the run ended (no "
-                                 "release or other flush followed them)");
-    q->stores_per_flush =
-        block_hist(b, "stores_per_flush", 8, 64, "store pieces carried by each flush");
     return true;
 }
 
@@ -412,6 +388,45 @@ static void rwq_cost(Block *b, CostReport *r)
                      "per partition: base address, payload and store counters");
 }
 
+static const StatDef rwq_stat_defs[] = {
+    STAT(Rwq, stores, "stores", STAT_COUNTER, "", "posted remote stores queued"),
+    STAT(Rwq, store_bytes, "store_bytes", STAT_COUNTER, "B",
+         "enabled bytes of queued stores"),
+    STAT(Rwq, split, "split", STAT_COUNTER, "",
+         "stores split at a 128 B or window boundary"),
+    STAT(Rwq, overwritten, "overwritten", STAT_COUNTER, "B",
+         "queued bytes overwritten before leaving (coalesced)"),
+    STAT(Rwq, runs_out, "runs_out", STAT_COUNTER, "",
+         "runs (sub-packets) sent downstream"),
+    STAT(Rwq, payload_out, "payload_out", STAT_COUNTER, "B",
+         "payload bytes flushed (sub-headers + data)"),
+    STAT(Rwq, flushes, "flushes", STAT_COUNTER, "", "partition flushes (packets)"),
+    STAT(Rwq, why[RWQ_WHY_WINDOW], "flush_window", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_ENTRIES], "flush_entries", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_PAYLOAD], "flush_payload", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_RELEASE], "flush_release", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_READ], "flush_read", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_ATOMIC], "flush_atomic", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_WRITE], "flush_write", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, why[RWQ_WHY_TIMEOUT], "flush_timeout", STAT_COUNTER, "",
+         "flushes with this trigger"),
+    STAT(Rwq, passed, "passed", STAT_COUNTER, "", "egress transactions passed through"),
+    STAT(Rwq, upstream, "upstream", STAT_COUNTER, "",
+         "ingress transactions passed through"),
+    STAT(Rwq, unflushed, "unflushed", STAT_GAUGE, "",
+         "store pieces still queued when the run ended (no release or other flush "
+         "followed them)"),
+    STAT(Rwq, stores_per_flush, "stores_per_flush", STAT_HIST, "",
+         "store pieces carried by each flush", .width = 8, .buckets = 64),
+};
+
 const BlockType rwq_type = {
     .name = "rwq",
     .doc = "FinePack remote write queue: per-destination store coalescing (SPEC 2.1)",
@@ -420,6 +435,8 @@ const BlockType rwq_type = {
     .nparams = sizeof rwq_params / sizeof rwq_params[0],
     .ports = rwq_ports,
     .nports = sizeof rwq_ports / sizeof rwq_ports[0],
+    .stat_defs = rwq_stat_defs,
+    .nstat_defs = sizeof rwq_stat_defs / sizeof rwq_stat_defs[0],
     .realize = rwq_realize,
     .on_recv = rwq_on_recv,
     .on_free = rwq_on_free,

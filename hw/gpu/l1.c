@@ -388,22 +388,6 @@ static bool l1_realize(Block *b, SimError *err)
     if (!c->way || !c->data || !mshr_init(&c->mshr, (uint32_t)c->nmshr)) {
         return sim_error_set(err, "%s: out of memory", b->name);
     }
-    c->reads = block_counter(b, "reads", "whole-line reads from the bgu");
-    c->writes = block_counter(b, "writes", "writes (write-through)");
-    c->hits = block_counter(b, "hits", "reads that hit");
-    c->misses = block_counter(b, "misses", "reads that missed or bypassed");
-    c->remote = block_counter(b, "remote_reads", "reads of another GPU's memory (SCBU)");
-    c->bypassed = block_counter(b, "bypassed", "remote reads that skipped the cache");
-    c->merges = block_counter(b, "mshr_merges", "reads that hit an MSHR entry");
-    c->stalls = block_counter(b, "mshr_full_stalls", "times the full MSHR stalled input");
-    c->fills = block_counter(b, "fills", "lines written into the cache");
-    c->dropped = block_counter(b, "invalidated", "lines dropped (kernel_begin, atomics)");
-    c->records = block_counter(b, "monitor_records", "access records sent");
-    c->mode_stat = block_counter(b, "mode",
-                                 "mode in force at the end (0 none, 1 "
-                                 "coalesce, 2 cache)");
-    c->passed = block_counter(b, "passed", "other requests and controls passed down");
-    c->unbound = block_counter(b, "unbound_errors", "model error: sends to no peer");
     EgressOpts opt = {.drained = l1_drained, .unbound = c->unbound};
     egress_init(&c->down, b, c->mem, &opt);
     egress_init(&c->up, b, c->cu, &opt);
@@ -459,6 +443,33 @@ static void l1_cost(Block *b, CostReport *r)
     cost_add_storage(r, b->name, "scbu registers", 2, 64, "start and end address");
 }
 
+static const char *const l1_mode_names[] = {"none", "coalesce", "cache", NULL};
+
+static const StatDef l1_stat_defs[] = {
+    STAT(L1, reads, "reads", STAT_COUNTER, "", "whole-line reads from the bgu"),
+    STAT(L1, writes, "writes", STAT_COUNTER, "", "writes (write-through)"),
+    STAT(L1, hits, "hits", STAT_COUNTER, "", "reads that hit"),
+    STAT(L1, misses, "misses", STAT_COUNTER, "", "reads that missed or bypassed"),
+    STAT(L1, remote, "remote_reads", STAT_COUNTER, "",
+         "reads of another GPU's memory (SCBU)"),
+    STAT(L1, bypassed, "bypassed", STAT_COUNTER, "",
+         "remote reads that skipped the cache"),
+    STAT(L1, merges, "mshr_merges", STAT_COUNTER, "", "reads that hit an MSHR entry"),
+    STAT(L1, stalls, "mshr_full_stalls", STAT_COUNTER, "",
+         "times the full MSHR stalled input"),
+    STAT(L1, fills, "fills", STAT_COUNTER, "", "lines written into the cache"),
+    STAT(L1, dropped, "invalidated", STAT_COUNTER, "",
+         "lines dropped (kernel_begin, atomics)"),
+    STAT(L1, records, "monitor_records", STAT_COUNTER, "", "access records sent"),
+    STAT(L1, mode_stat, "mode", STAT_ENUM, "",
+         "mode in force at the end (0 none, 1 coalesce, 2 cache)",
+         .choices = l1_mode_names),
+    STAT(L1, passed, "passed", STAT_COUNTER, "",
+         "other requests and controls passed down"),
+    STAT(L1, unbound, "unbound_errors", STAT_COUNTER, "", "model error: sends to no peer",
+         .is_error = true),
+};
+
 const BlockType l1_type = {
     .name = "l1",
     .doc = "vector L1 (write-through) with the DualOpt SCBU and bitmask MSHR",
@@ -467,6 +478,8 @@ const BlockType l1_type = {
     .nparams = sizeof l1_params / sizeof l1_params[0],
     .ports = l1_ports,
     .nports = sizeof l1_ports / sizeof l1_ports[0],
+    .stat_defs = l1_stat_defs,
+    .nstat_defs = sizeof l1_stat_defs / sizeof l1_stat_defs[0],
     .realize = l1_realize,
     .reset = l1_reset,
     .on_recv = l1_on_recv,

@@ -148,41 +148,6 @@ static bool l2_realize(Block *b, SimError *err)
     c->mem = block_port(b, "mem", -1);
     c->rq = block_port(b, "rq", -1);
     c->net = block_port(b, "net", -1);
-    c->reads = block_counter(b, "reads", "local-data reads taken on up");
-    c->writes = block_counter(b, "writes", "local-data writes taken on up");
-    c->atomics = block_counter(b, "atomics", "atomics (local or remote; uncached)");
-    c->hits = block_counter(b, "hits", "local-data reads/writes that hit");
-    c->misses = block_counter(b, "misses",
-                              "local-data misses (fills sent, writes "
-                              "allocated)");
-    c->merged = block_counter(b, "merged", "reads that joined a fill in flight");
-    c->remote_reads = block_counter(b, "remote_reads", "remote-data reads taken on rq");
-    c->remote_writes = block_counter(b, "remote_writes", "remote-data writes on rq");
-    c->remote_hits = block_counter(b, "remote_hits", "remote-data reads that hit");
-    c->remote_misses = block_counter(b, "remote_misses", "remote fills sent");
-    c->remote_updates =
-        block_counter(b, "remote_updates", "remote writes that updated a present copy");
-    c->fills_done = block_counter(b, "fills", "line fills completed");
-    c->evictions = block_counter(b, "evictions", "valid lines evicted");
-    c->remote_evictions = block_counter(b, "remote_evictions", "remote lines evicted");
-    c->writebacks = block_counter(b, "writebacks", "dirty lines written back");
-    c->bypasses = block_counter(b, "bypasses",
-                                "uncached accesses (atomics, "
-                                "line-crossing)");
-    c->once_skips =
-        block_counter(b, "once_skips", "lines not inserted under remote_insert once");
-    c->inv_received = block_counter(b, "inv_received", "invalidates received");
-    c->inv_hits = block_counter(b, "inv_hits", "invalidates that dropped a valid line");
-    c->inv_pending =
-        block_counter(b, "inv_pending", "invalidates that hit a fill in flight");
-    c->kernels = block_counter(b, "kernels", "kernel_begin seen on rq");
-    c->passed = block_counter(b, "passed", "transactions passed through untouched");
-    c->controls = block_counter(b, "controls", "controls consumed here (net unbound)");
-    c->outstanding = block_counter(b, "outstanding", "fills unanswered at the end");
-    c->parked =
-        block_counter(b, "parked", "remote requests parked behind a fill of their line");
-    c->route_errors = block_counter(b, "route_errors",
-                                    "model error: transactions that cannot be routed");
     EgressOpts opt = {.drained = l2_process, .unbound = c->route_errors};
     egress_init(&c->qup, b, c->up, &opt);
     egress_init(&c->qmem, b, c->mem, &opt);
@@ -380,6 +345,47 @@ static void l2_cost(Block *b, CostReport *r)
     cost_add_storage(r, b->name, "data", lines, 8 * c->line, "line data");
 }
 
+static const StatDef l2_stat_defs[] = {
+    STAT(L2, reads, "reads", STAT_COUNTER, "", "local-data reads taken on up"),
+    STAT(L2, writes, "writes", STAT_COUNTER, "", "local-data writes taken on up"),
+    STAT(L2, atomics, "atomics", STAT_COUNTER, "", "atomics (local or remote; uncached)"),
+    STAT(L2, hits, "hits", STAT_COUNTER, "", "local-data reads/writes that hit"),
+    STAT(L2, misses, "misses", STAT_COUNTER, "",
+         "local-data misses (fills sent, writes allocated)"),
+    STAT(L2, merged, "merged", STAT_COUNTER, "", "reads that joined a fill in flight"),
+    STAT(L2, remote_reads, "remote_reads", STAT_COUNTER, "",
+         "remote-data reads taken on rq"),
+    STAT(L2, remote_writes, "remote_writes", STAT_COUNTER, "",
+         "remote-data writes on rq"),
+    STAT(L2, remote_hits, "remote_hits", STAT_COUNTER, "", "remote-data reads that hit"),
+    STAT(L2, remote_misses, "remote_misses", STAT_COUNTER, "", "remote fills sent"),
+    STAT(L2, remote_updates, "remote_updates", STAT_COUNTER, "",
+         "remote writes that updated a present copy"),
+    STAT(L2, fills_done, "fills", STAT_COUNTER, "", "line fills completed"),
+    STAT(L2, evictions, "evictions", STAT_COUNTER, "", "valid lines evicted"),
+    STAT(L2, remote_evictions, "remote_evictions", STAT_COUNTER, "",
+         "remote lines evicted"),
+    STAT(L2, writebacks, "writebacks", STAT_COUNTER, "", "dirty lines written back"),
+    STAT(L2, bypasses, "bypasses", STAT_COUNTER, "",
+         "uncached accesses (atomics, line-crossing)"),
+    STAT(L2, once_skips, "once_skips", STAT_COUNTER, "",
+         "lines not inserted under remote_insert once"),
+    STAT(L2, inv_received, "inv_received", STAT_COUNTER, "", "invalidates received"),
+    STAT(L2, inv_hits, "inv_hits", STAT_COUNTER, "",
+         "invalidates that dropped a valid line"),
+    STAT(L2, inv_pending, "inv_pending", STAT_COUNTER, "",
+         "invalidates that hit a fill in flight"),
+    STAT(L2, kernels, "kernels", STAT_COUNTER, "", "kernel_begin seen on rq"),
+    STAT(L2, passed, "passed", STAT_COUNTER, "", "transactions passed through untouched"),
+    STAT(L2, controls, "controls", STAT_COUNTER, "",
+         "controls consumed here (net unbound)"),
+    STAT(L2, outstanding, "outstanding", STAT_GAUGE, "", "fills unanswered at the end"),
+    STAT(L2, parked, "parked", STAT_COUNTER, "",
+         "remote requests parked behind a fill of their line"),
+    STAT(L2, route_errors, "route_errors", STAT_COUNTER, "",
+         "model error: transactions that cannot be routed", .is_error = true),
+};
+
 const BlockType l2_type = {
     .name = "l2",
     .doc = "L2 cache: write-back for local data, coherent caching of remote lines, LADM "
@@ -389,6 +395,8 @@ const BlockType l2_type = {
     .nparams = sizeof l2_params / sizeof l2_params[0],
     .ports = l2_ports,
     .nports = sizeof l2_ports / sizeof l2_ports[0],
+    .stat_defs = l2_stat_defs,
+    .nstat_defs = sizeof l2_stat_defs / sizeof l2_stat_defs[0],
     .realize = l2_realize,
     .reset = l2_reset,
     .on_recv = l2_on_recv,

@@ -111,23 +111,6 @@ static bool mem_realize(Block *b, SimError *err)
     }
     sim_event_init(&m->ev, b->sim, SIM_PRIO_DEFAULT, mem_wake, m, NULL);
     egress_init(&m->out, b, m->in, &(EgressOpts){.external_wake = true});
-    m->reads = block_counter(b, "reads", "read requests served");
-    m->writes = block_counter(b, "writes", "write requests served (posted or not)");
-    m->atomics = block_counter(b, "atomics", "fetch-and-add atomics served");
-    m->bytes_read = block_counter(b, "bytes_read", "bytes returned by reads and atomics");
-    m->bytes_written = block_counter(b, "bytes_written",
-                                     "bytes written (enabled bytes of writes, atomics)");
-    m->out_of_range = block_counter(b, "out_of_range",
-                                    "accesses outside this GPU's range (address_error)");
-    m->posted_addr_errors =
-        block_counter(b, "posted_addr_errors",
-                      "model error: posted writes outside the range (unanswerable)");
-    m->cmd_errors = block_counter(b, "cmd_errors",
-                                  "model error: commands a memory cannot serve, and "
-                                  "malformed atomics");
-    m->controls = block_counter(b, "controls", "release/kernel_begin/kernel_end taken");
-    m->busy_ps = block_counter(b, "busy_ps", "time the access pipe was busy (ps)");
-    m->pages = block_counter(b, "pages", "sparse store pages allocated at the end");
     return true;
 }
 
@@ -277,6 +260,30 @@ static void mem_finalize(Block *b)
     m->store = NULL;
 }
 
+static const StatDef memory_stat_defs[] = {
+    STAT(Memory, reads, "reads", STAT_COUNTER, "", "read requests served"),
+    STAT(Memory, writes, "writes", STAT_COUNTER, "",
+         "write requests served (posted or not)"),
+    STAT(Memory, atomics, "atomics", STAT_COUNTER, "", "fetch-and-add atomics served"),
+    STAT(Memory, bytes_read, "bytes_read", STAT_COUNTER, "B",
+         "bytes returned by reads and atomics"),
+    STAT(Memory, bytes_written, "bytes_written", STAT_COUNTER, "B",
+         "bytes written (enabled bytes of writes, atomics)"),
+    STAT(Memory, out_of_range, "out_of_range", STAT_COUNTER, "",
+         "accesses outside this GPU's range (address_error)"),
+    STAT(Memory, posted_addr_errors, "posted_addr_errors", STAT_COUNTER, "",
+         "model error: posted writes outside the range (unanswerable)", .is_error = true),
+    STAT(Memory, cmd_errors, "cmd_errors", STAT_COUNTER, "",
+         "model error: commands a memory cannot serve, and malformed atomics",
+         .is_error = true),
+    STAT(Memory, controls, "controls", STAT_COUNTER, "",
+         "release/kernel_begin/kernel_end taken"),
+    STAT(Memory, busy_ps, "busy_ps", STAT_TIME, "ps",
+         "time the access pipe was busy (ps)"),
+    STAT(Memory, pages, "pages", STAT_GAUGE, "",
+         "sparse store pages allocated at the end"),
+};
+
 const BlockType memory_type = {
     .name = "memory",
     .doc = "one GPU's DRAM: sparse functional data, serialised access pipe, latency",
@@ -285,6 +292,8 @@ const BlockType memory_type = {
     .nparams = sizeof mem_params / sizeof mem_params[0],
     .ports = mem_ports,
     .nports = sizeof mem_ports / sizeof mem_ports[0],
+    .stat_defs = memory_stat_defs,
+    .nstat_defs = sizeof memory_stat_defs / sizeof memory_stat_defs[0],
     .realize = mem_realize,
     .reset = mem_reset,
     .on_recv = mem_on_recv,

@@ -212,27 +212,6 @@ static bool rdma_realize(Block *b, SimError *err)
                        NULL);
     }
     idmap_init(&r->pending);
-    r->reads = block_counter(b, "remote_reads", "read requests sent to other GPUs");
-    r->writes = block_counter(b, "remote_writes", "write requests sent to other GPUs");
-    r->atomics = block_counter(b, "remote_atomics", "atomics sent to other GPUs");
-    r->other_out = block_counter(b, "remote_other", "other requests sent (invalidate)");
-    r->served = block_counter(b, "served", "requests from other GPUs passed to this GPU");
-    r->resp_out = block_counter(b, "resp_out", "responses sent back to other GPUs");
-    r->resp_in = block_counter(b, "resp_in", "responses received and matched");
-    r->bytes_out = block_counter(b, "bytes_out", "data bytes sent to the network");
-    r->bytes_in = block_counter(b, "bytes_in", "data bytes received from the network");
-    r->outstanding = block_counter(
-        b, "outstanding", "egress requests still waiting for a response at the end");
-    r->resp_unmatched =
-        block_counter(b, "resp_unmatched_errors",
-                      "model error: responses matching no outstanding request");
-    r->id_errors = block_counter(
-        b, "id_errors", "model error: egress requests reusing an outstanding id");
-    r->controls = block_counter(b, "controls", "control commands ended here");
-    r->read_latency = block_hist(b, "read_latency", 10 * SIM_NS, 200,
-                                 "remote read latency, egress send to response (ps)");
-    r->read_latency_mean =
-        block_real(b, "read_latency_mean", "mean remote read latency (ps)");
     return true;
 }
 
@@ -268,6 +247,37 @@ static void rdma_finalize(Block *b)
     idmap_destroy(&((Rdma *)b)->pending);
 }
 
+static const StatDef rdma_stat_defs[] = {
+    STAT(Rdma, reads, "remote_reads", STAT_COUNTER, "",
+         "read requests sent to other GPUs"),
+    STAT(Rdma, writes, "remote_writes", STAT_COUNTER, "",
+         "write requests sent to other GPUs"),
+    STAT(Rdma, atomics, "remote_atomics", STAT_COUNTER, "", "atomics sent to other GPUs"),
+    STAT(Rdma, other_out, "remote_other", STAT_COUNTER, "",
+         "other requests sent (invalidate)"),
+    STAT(Rdma, served, "served", STAT_COUNTER, "",
+         "requests from other GPUs passed to this GPU"),
+    STAT(Rdma, resp_out, "resp_out", STAT_COUNTER, "",
+         "responses sent back to other GPUs"),
+    STAT(Rdma, resp_in, "resp_in", STAT_COUNTER, "", "responses received and matched"),
+    STAT(Rdma, bytes_out, "bytes_out", STAT_COUNTER, "B",
+         "data bytes sent to the network"),
+    STAT(Rdma, bytes_in, "bytes_in", STAT_COUNTER, "B",
+         "data bytes received from the network"),
+    STAT(Rdma, outstanding, "outstanding", STAT_GAUGE, "",
+         "egress requests still waiting for a response at the end"),
+    STAT(Rdma, resp_unmatched, "resp_unmatched_errors", STAT_COUNTER, "",
+         "model error: responses matching no outstanding request", .is_error = true),
+    STAT(Rdma, id_errors, "id_errors", STAT_COUNTER, "",
+         "model error: egress requests reusing an outstanding id", .is_error = true),
+    STAT(Rdma, controls, "controls", STAT_COUNTER, "", "control commands ended here"),
+    STAT(Rdma, read_latency, "read_latency", STAT_HIST, "ps",
+         "remote read latency, egress send to response (ps)", .width = 10 * SIM_NS,
+         .buckets = 200),
+    STAT(Rdma, read_latency_mean, "read_latency_mean", STAT_TIME, "ps",
+         "mean remote read latency (ps)"),
+};
+
 const BlockType rdma_type = {
     .name = "rdma",
     .doc = "RDMA engine: egress/ingress lanes with latency, response matching by id",
@@ -276,6 +286,8 @@ const BlockType rdma_type = {
     .nparams = sizeof rdma_params / sizeof rdma_params[0],
     .ports = rdma_ports,
     .nports = sizeof rdma_ports / sizeof rdma_ports[0],
+    .stat_defs = rdma_stat_defs,
+    .nstat_defs = sizeof rdma_stat_defs / sizeof rdma_stat_defs[0],
     .realize = rdma_realize,
     .reset = rdma_reset,
     .on_recv = rdma_on_recv,

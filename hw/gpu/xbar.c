@@ -147,9 +147,6 @@ static bool xbar_realize(Block *b, SimError *err)
     x->own = b->gpu >= 0 ? b->gpu : 0;
     x->local = (int)block_port(b, "local", -1)->index;
     x->remote = (int)block_port(b, "remote", -1)->index;
-    x->controls = block_counter(b, "controls", "control commands consumed here");
-    x->route_errors = block_counter(b, "route_errors",
-                                    "model error: transactions that could not be routed");
     return arb_init(&x->arb, b, x->latency, xbar_route, xbar_absorb, err);
 }
 
@@ -173,6 +170,13 @@ static void xbar_finalize(Block *b)
     arb_destroy(&((Xbar *)b)->arb);
 }
 
+static const StatDef xbar_stat_defs[] = {
+    STAT(Xbar, controls, "controls", STAT_COUNTER, "", "control commands consumed here"),
+    STAT(Xbar, route_errors, "route_errors", STAT_COUNTER, "",
+         "model error: transactions that could not be routed", .is_error = true),
+    ARB_STAT(Xbar, arb),
+};
+
 const BlockType xbar_type = {
     .name = "xbar",
     .doc =
@@ -182,6 +186,8 @@ const BlockType xbar_type = {
     .nparams = sizeof xbar_params / sizeof xbar_params[0],
     .ports = xbar_ports,
     .nports = sizeof xbar_ports / sizeof xbar_ports[0],
+    .stat_defs = xbar_stat_defs,
+    .nstat_defs = sizeof xbar_stat_defs / sizeof xbar_stat_defs[0],
     .realize = xbar_realize,
     .reset = xbar_reset,
     .on_recv = xbar_on_recv,

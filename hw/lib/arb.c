@@ -7,7 +7,6 @@
  * round-robin orders as a scan of every port, so the outcome is the same. */
 #include "hw/lib/arb.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,20 +27,13 @@ bool arb_init(Arb *a, Block *b, SimTime latency, ArbRouteFn route, ArbAbsorbFn a
     a->blocked = calloc(a->n, sizeof *a->blocked);
     a->head = calloc(a->n, sizeof *a->head);
     a->wanted = calloc(a->n, sizeof *a->wanted);
-    a->sent = calloc(a->n, sizeof *a->sent);
     a->words = (a->n + 63) / 64;
     a->busy = calloc(a->words ? a->words : 1, sizeof *a->busy);
     a->want = calloc(a->words ? a->words : 1, sizeof *a->want);
     if (!a->rr || !a->out_next || !a->in_next || !a->blocked || !a->head || !a->wanted ||
-        !a->sent || !a->busy || !a->want) {
+        !a->busy || !a->want) {
         arb_destroy(a);
         return sim_error_set(err, "%s: out of memory", b->name);
-    }
-    for (uint32_t o = 0; o < a->n; o++) {
-        char name[128];
-        const char *local = b->ports[o].name + strlen(b->name) + 1;
-        snprintf(name, sizeof name, "%s_out", local);
-        a->sent[o] = block_counter(b, name, "transactions forwarded out of this port");
     }
     sim_event_init(&a->ev, b->sim, SIM_PRIO_DEFAULT, arb_eval, a, NULL);
     arb_reset(a);
@@ -84,7 +76,6 @@ void arb_destroy(Arb *a)
     free(a->blocked);
     free(a->head);
     free(a->wanted);
-    free(a->sent);
     free(a->busy);
     free(a->want);
     a->rr = NULL;
@@ -93,7 +84,6 @@ void arb_destroy(Arb *a)
     a->blocked = NULL;
     a->head = NULL;
     a->wanted = NULL;
-    a->sent = NULL;
     a->busy = NULL;
     a->want = NULL;
 }

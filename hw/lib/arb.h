@@ -49,12 +49,17 @@ typedef struct Arb {
     uint32_t words;    /* 64-bit words of each bitmap below */
     uint64_t *busy;    /* inputs whose head is not known to be ARB_EMPTY */
     uint64_t *want;    /* outputs with wanted > 0 (scratch) */
-    uint64_t **sent;   /* per output: counter of forwarded transactions (borrowed) */
+    uint64_t **sent;   /* per output: counter of forwarded transactions (ARB_STAT) */
     SimEvent ev;
 } Arb;
 
-/* Sets a up for all ports of b (call from realize) and registers one counter per
- * port, "<port>_out" (e.g. "port[3]_out", "local_out"). Fails on OOM. */
+/* The stat table row of the block holding an Arb at member m of its state T: one
+ * counter per port, "<port>_out" (e.g. "port[3]_out", "local_out"). */
+#define ARB_STAT(T, m)                                                                   \
+    STAT(T, m.sent, "_out", STAT_COUNTER, "", "transactions forwarded out of this port")
+
+/* Sets a up for all ports of b (call from realize; the counters of ARB_STAT are
+ * registered by then). Fails on OOM. */
 bool arb_init(Arb *a, Block *b, SimTime latency, ArbRouteFn route, ArbAbsorbFn absorb,
               SimError *err);
 /* Clears the timing state (call from reset). */

@@ -243,17 +243,8 @@ static bool driver_realize(Block *b, SimError *err)
 {
     Driver *d = (Driver *)b;
     d->out = block_port(b, "out", -1);
-    d->sent = block_counter(b, "sent", "transactions sent");
-    d->responses = block_counter(b, "responses", "responses to requests sent");
-    d->unknown = block_counter(b, "unknown_responses", "responses to unknown ids");
-    d->duplicate =
-        block_counter(b, "duplicate_responses", "responses to requests already answered");
-    d->missing = block_counter(b, "missing_responses",
-                               "requests needing a response that got none");
-    d->requests_in = block_counter(b, "requests_in", "non-response transactions taken");
-    if (!d->out || !d->sent || !d->responses || !d->unknown || !d->duplicate ||
-        !d->missing || !d->requests_in) {
-        return sim_error_set(err, "%s: cannot register ports or statistics", b->name);
+    if (!d->out) {
+        return sim_error_set(err, "%s: has no port out", b->name);
     }
     sim_event_init(&d->kick, b->sim, SIM_PRIO_DEFAULT, driver_kick, d, NULL);
     return true;
@@ -270,6 +261,19 @@ static const PortDef driver_ports[] = {
      .doc = "sends the stimulus, takes responses and anything else"},
 };
 
+static const StatDef driver_stat_defs[] = {
+    STAT(Driver, sent, "sent", STAT_COUNTER, "", "transactions sent"),
+    STAT(Driver, responses, "responses", STAT_COUNTER, "", "responses to requests sent"),
+    STAT(Driver, unknown, "unknown_responses", STAT_COUNTER, "",
+         "responses to unknown ids"),
+    STAT(Driver, duplicate, "duplicate_responses", STAT_COUNTER, "",
+         "responses to requests already answered"),
+    STAT(Driver, missing, "missing_responses", STAT_COUNTER, "",
+         "requests needing a response that got none"),
+    STAT(Driver, requests_in, "requests_in", STAT_COUNTER, "",
+         "non-response transactions taken"),
+};
+
 const BlockType driver_type = {
     .name = "driver",
     .doc = "testbench driver: sends stimulus transactions, checks their responses",
@@ -278,6 +282,8 @@ const BlockType driver_type = {
     .nparams = 0,
     .ports = driver_ports,
     .nports = 1,
+    .stat_defs = driver_stat_defs,
+    .nstat_defs = sizeof driver_stat_defs / sizeof driver_stat_defs[0],
     .realize = driver_realize,
     .reset = driver_reset,
     .on_recv = driver_recv,

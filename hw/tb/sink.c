@@ -86,10 +86,8 @@ static bool sink_realize(Block *b, SimError *err)
 {
     Sink *s = (Sink *)b;
     s->in = block_port(b, "in", -1);
-    s->received = block_counter(b, "received", "transactions taken");
-    s->responses = block_counter(b, "responses", "responses sent");
-    if (!s->in || !s->received || !s->responses) {
-        return sim_error_set(err, "%s: cannot register ports or statistics", b->name);
+    if (!s->in) {
+        return sim_error_set(err, "%s: has no port in", b->name);
     }
     sim_event_init(&s->take_ev, b->sim, SIM_PRIO_DEFAULT, sink_take, s, NULL);
     egress_init(&s->out, b, s->in, NULL);
@@ -121,6 +119,11 @@ static const PortDef sink_ports[] = {
      .bounded_answers = true},
 };
 
+static const StatDef sink_stat_defs[] = {
+    STAT(Sink, received, "received", STAT_COUNTER, "", "transactions taken"),
+    STAT(Sink, responses, "responses", STAT_COUNTER, "", "responses sent"),
+};
+
 const BlockType sink_type = {
     .name = "sink",
     .doc = "testbench sink: takes transactions (optionally slowly) and answers them",
@@ -129,6 +132,8 @@ const BlockType sink_type = {
     .nparams = sizeof sink_params / sizeof sink_params[0],
     .ports = sink_ports,
     .nports = 1,
+    .stat_defs = sink_stat_defs,
+    .nstat_defs = sizeof sink_stat_defs / sizeof sink_stat_defs[0],
     .realize = sink_realize,
     .on_recv = sink_recv,
     .on_free = sink_free_slot,

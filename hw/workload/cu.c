@@ -380,38 +380,6 @@ static bool cu_realize(Block *b, SimError *err)
     }
     idmap_init(&c->ids);
     sim_event_init(&c->ev, b->sim, SIM_PRIO_DEFAULT, cu_wake, c, NULL);
-    c->issued = block_counter(b, "issued", "requests sent");
-    c->completed = block_counter(b, "completed", "responses received and matched");
-    c->reads = block_counter(b, "reads", "read requests sent");
-    c->writes = block_counter(b, "writes", "write requests sent");
-    c->atomics = block_counter(b, "atomics", "atomic requests sent");
-    c->controls = block_counter(b, "controls", "release/kernel_begin/kernel_end sent");
-    c->remote_reads = block_counter(b, "remote_reads", "reads to another GPU's memory");
-    c->data_errors = block_counter(b, "data_errors",
-                                   "model error: responses whose data differ from the "
-                                   "expected bytes");
-    c->status_errors = block_counter(
-        b, "status_errors", "model error: responses with a status other than ok");
-    c->resp_unmatched = block_counter(b, "resp_unmatched_errors",
-                                      "model error: arrivals matching no outstanding "
-                                      "request");
-    c->trace_errors =
-        block_counter(b, "trace_errors", "model error: trace unreadable during the run");
-    c->finish_ps = block_counter(b, "finish_ps", "time of the last response (ps)");
-    c->kernels_done = block_counter(b, "kernels_done", "kernels ended (kernel_end sent)");
-    c->verify_reads = block_counter(b, "verify_reads", "verify-phase reads sent");
-    c->reads_skipped = block_counter(b, "reads_skipped",
-                                     "shared: reads dropped because every target line "
-                                     "was written in the kernel");
-    c->overrun_errors = block_counter(b, "kernel_overrun_errors",
-                                      "model error: kernels not done within kernel_time "
-                                      "(raise kernel_time)");
-    c->unanswered = block_counter(b, "unanswered_errors",
-                                  "model error: requests never answered in a run that "
-                                  "ended idle");
-    c->read_latency = block_hist(b, "read_latency", 10 * SIM_NS, 200,
-                                 "read latency, send to response arrival (ps)");
-    c->read_latency_mean = block_real(b, "read_latency_mean", "mean read latency (ps)");
     return true;
 }
 
@@ -979,6 +947,44 @@ static void cu_finalize(Block *b)
     c->shadow = NULL;
 }
 
+static const StatDef cu_stat_defs[] = {
+    STAT(Cu, issued, "issued", STAT_COUNTER, "", "requests sent"),
+    STAT(Cu, completed, "completed", STAT_COUNTER, "", "responses received and matched"),
+    STAT(Cu, reads, "reads", STAT_COUNTER, "", "read requests sent"),
+    STAT(Cu, writes, "writes", STAT_COUNTER, "", "write requests sent"),
+    STAT(Cu, atomics, "atomics", STAT_COUNTER, "", "atomic requests sent"),
+    STAT(Cu, controls, "controls", STAT_COUNTER, "",
+         "release/kernel_begin/kernel_end sent"),
+    STAT(Cu, remote_reads, "remote_reads", STAT_COUNTER, "",
+         "reads to another GPU's memory"),
+    STAT(Cu, data_errors, "data_errors", STAT_COUNTER, "",
+         "model error: responses whose data differ from the expected bytes",
+         .is_error = true),
+    STAT(Cu, status_errors, "status_errors", STAT_COUNTER, "",
+         "model error: responses with a status other than ok", .is_error = true),
+    STAT(Cu, resp_unmatched, "resp_unmatched_errors", STAT_COUNTER, "",
+         "model error: arrivals matching no outstanding request", .is_error = true),
+    STAT(Cu, trace_errors, "trace_errors", STAT_COUNTER, "",
+         "model error: trace unreadable during the run", .is_error = true),
+    STAT(Cu, finish_ps, "finish_ps", STAT_TIME, "ps", "time of the last response (ps)"),
+    STAT(Cu, kernels_done, "kernels_done", STAT_COUNTER, "",
+         "kernels ended (kernel_end sent)"),
+    STAT(Cu, verify_reads, "verify_reads", STAT_COUNTER, "", "verify-phase reads sent"),
+    STAT(Cu, reads_skipped, "reads_skipped", STAT_COUNTER, "",
+         "shared: reads dropped because every target line was written in the kernel"),
+    STAT(Cu, overrun_errors, "kernel_overrun_errors", STAT_COUNTER, "",
+         "model error: kernels not done within kernel_time (raise kernel_time)",
+         .is_error = true),
+    STAT(Cu, unanswered, "unanswered_errors", STAT_COUNTER, "",
+         "model error: requests never answered in a run that ended idle",
+         .is_error = true),
+    STAT(Cu, read_latency, "read_latency", STAT_HIST, "ps",
+         "read latency, send to response arrival (ps)", .width = 10 * SIM_NS,
+         .buckets = 200),
+    STAT(Cu, read_latency_mean, "read_latency_mean", STAT_TIME, "ps",
+         "mean read latency (ps)"),
+};
+
 const BlockType cu_type = {
     .name = "cu",
     .doc = "compute unit: synthetic or trace traffic, outstanding limit, data check",
@@ -987,6 +993,8 @@ const BlockType cu_type = {
     .nparams = sizeof cu_params / sizeof cu_params[0],
     .ports = cu_ports,
     .nports = sizeof cu_ports / sizeof cu_ports[0],
+    .stat_defs = cu_stat_defs,
+    .nstat_defs = sizeof cu_stat_defs / sizeof cu_stat_defs[0],
     .realize = cu_realize,
     .reset = cu_reset,
     .on_recv = cu_on_recv,

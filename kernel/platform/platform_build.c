@@ -131,7 +131,7 @@ static Block *platform_build_block(Platform *p, const PlatformInstance *in, SimE
         platform_block_discard(b);
         return NULL;
     }
-    if (!platform_build_ports(b, err) || (t->realize && !t->realize(b, err))) {
+    if (!platform_build_ports(b, err) || !block_realize(b, err)) {
         sim_error_prefix(err, in->origin);
         platform_block_discard(b);
         return NULL;

@@ -1,7 +1,9 @@
 /* `mgtlm blocks [TYPE]`: without TYPE, one line per registered block type (name and
  * doc); with TYPE, its doc, its ports (name, "[count param]" for arrays, required or
- * optional, doc) and its parameters (key, type, default, bounds, choices, doc), all
- * read from the type's tables, so this output cannot drift from the code. */
+ * optional, doc), its parameters (key, type, default, bounds, choices, doc) and its
+ * stats (name, "<port>" before per-port ones, kind, unit, histogram geometry, enum
+ * values, model error or not, doc), all read from the type's tables, so this output
+ * cannot drift from the code. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +105,55 @@ static void blocks_params(const BlockType *t)
     }
 }
 
+/* "kind; unit U; width W; N buckets; values a, b; model error" for one stat. */
+static void blocks_stat_facts(const StatDef *d, char *out, size_t n)
+{
+    static const char *const kinds[] = {[STAT_COUNTER] = "counter",
+                                        [STAT_GAUGE] = "gauge",
+                                        [STAT_TIME] = "time",
+                                        [STAT_ENUM] = "enum",
+                                        [STAT_HIST] = "histogram"};
+    size_t used = 0;
+    out[0] = '\0';
+    blocks_append(out, n, &used, "%s", kinds[d->kind]);
+    if (d->store == STAT_STORE_REAL) {
+        blocks_append(out, n, &used, "; real");
+    }
+    if (d->unit[0]) {
+        blocks_append(out, n, &used, "; unit %s", d->unit);
+    }
+    if (d->store == STAT_STORE_HIST) {
+        blocks_append(out, n, &used, "; width %llu", (unsigned long long)d->width);
+        if (d->buckets_of) {
+            blocks_append(out, n, &used, "; buckets from the parameters");
+        } else {
+            blocks_append(out, n, &used, "; %u buckets", d->buckets);
+        }
+    }
+    for (int i = 0; d->choices && d->choices[i]; i++) {
+        blocks_append(out, n, &used, "%s%d %s", i ? ", " : "; values ", i, d->choices[i]);
+    }
+    if (d->is_error) {
+        blocks_append(out, n, &used, "; model error");
+    }
+}
+
+static void blocks_stats(const BlockType *t)
+{
+    printf("stats:\n");
+    for (size_t i = 0; i < t->nstat_defs; i++) {
+        const StatDef *d = &t->stat_defs[i];
+        char name[128], facts[512];
+        snprintf(name, sizeof name, "%s%s", d->store == STAT_STORE_PORTS ? "<port>" : "",
+                 d->name);
+        blocks_stat_facts(d, facts, sizeof facts);
+        printf("  %-14s (%s)\n  %-14s %s\n", name, facts, "", d->doc);
+    }
+    if (t->nstat_defs == 0) {
+        printf("  (none)\n");
+    }
+}
+
 int cmd_blocks(Registry *r, int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -126,5 +177,6 @@ int cmd_blocks(Registry *r, int argc, char **argv)
     printf("%s: %s\n", t->name, t->doc ? t->doc : "");
     blocks_ports(t);
     blocks_params(t);
+    blocks_stats(t);
     return 0;
 }

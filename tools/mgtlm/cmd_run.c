@@ -1,6 +1,7 @@
 /* `mgtlm run PLATFORM [options]`: load and build a platform, run it until it is idle
  * (or --until), write logs and stats, print a summary. Exit 0, 1 on a model error
- * (a nonzero "*errors" counter, e.g. a read that returned wrong data), 2 on bad input.
+ * (a nonzero counter its stat table marks is_error, e.g. data_errors: a read that
+ * returned wrong data), 2 on bad input.
  * On a terminal, a progress line (simulated time, events/s) is refreshed on stderr. */
 #include <stdio.h>
 #include <stdlib.h>

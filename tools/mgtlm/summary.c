@@ -69,21 +69,12 @@ void summary_print(FILE *f, const Platform *p)
     json_decref(stats);
 }
 
+static void summary_error(const char *name, uint64_t v, void *ctx)
+{
+    fprintf(ctx, "mgtlm: model error: %s = %lld\n", name, (long long)v);
+}
+
 size_t summary_report_errors(FILE *f, const Platform *p)
 {
-    json_t *stats = stats_json(p->stats);
-    size_t n = 0;
-    const char *name;
-    json_t *value;
-    json_object_foreach(stats, name, value) {
-        size_t len = strlen(name);
-        if (len >= 6 && strcmp(name + len - 6, "errors") == 0 && json_is_integer(value) &&
-            json_integer_value(value) != 0) {
-            fprintf(f, "mgtlm: model error: %s = %lld\n", name,
-                    (long long)json_integer_value(value));
-            n++;
-        }
-    }
-    json_decref(stats);
-    return n;
+    return stats_errors(p->stats, summary_error, f);
 }

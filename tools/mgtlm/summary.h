@@ -10,8 +10,9 @@
  * count-weighted mean of each histogram. */
 void summary_print(FILE *f, const Platform *p);
 
-/* Model errors are counters whose name ends in "errors" (data_errors,
- * resp_errors, ...). Prints every nonzero one to f; returns how many there were. */
+/* Model errors are the counters their block's stat table marks is_error
+ * (data_errors, route_errors, ...). Prints every nonzero one to f; returns how many
+ * there were. */
 size_t summary_report_errors(FILE *f, const Platform *p);
 
 #endif

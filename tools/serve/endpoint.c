@@ -164,13 +164,6 @@ static bool endpoint_realize(Block *b, SimError *err)
     e->io = block_port(b, "io", -1);
     sim_event_init(&e->kick, b->sim, SIM_PRIO_DEFAULT, endpoint_wake, e, NULL);
     sim_event_init(&e->resume, b->sim, SIM_PRIO_DEFAULT, endpoint_resumed, e, NULL);
-    e->injected = block_counter(b, "injected", "transactions injected from outside");
-    e->sent = block_counter(b, "sent", "transactions sent out of io");
-    e->received = block_counter(b, "received", "transactions received at io");
-    e->responses_in = block_counter(b, "responses_in", "responses received at io");
-    e->unanswered = block_counter(b, "unanswered",
-                                  "requests from the platform answered with "
-                                  "command_error (no outside listener)");
     return true;
 }
 
@@ -189,12 +182,25 @@ static const PortDef endpoint_ports[] = {
      .doc = "wired to the platform port served to the outside"},
 };
 
+static const StatDef endpoint_stat_defs[] = {
+    STAT(Endpoint, injected, "injected", STAT_COUNTER, "",
+         "transactions injected from outside"),
+    STAT(Endpoint, sent, "sent", STAT_COUNTER, "", "transactions sent out of io"),
+    STAT(Endpoint, received, "received", STAT_COUNTER, "", "transactions received at io"),
+    STAT(Endpoint, responses_in, "responses_in", STAT_COUNTER, "",
+         "responses received at io"),
+    STAT(Endpoint, unanswered, "unanswered", STAT_COUNTER, "",
+         "requests from the platform answered with command_error (no outside listener)"),
+};
+
 const BlockType endpoint_type = {
     .name = "serve_endpoint",
     .doc = "mgtlm serve: injects outside transactions into a platform port",
     .size = sizeof(Endpoint),
     .ports = endpoint_ports,
     .nports = 1,
+    .stat_defs = endpoint_stat_defs,
+    .nstat_defs = sizeof endpoint_stat_defs / sizeof endpoint_stat_defs[0],
     .realize = endpoint_realize,
     .on_recv = endpoint_recv,
     .on_free = endpoint_free_slot,

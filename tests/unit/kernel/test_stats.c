@@ -1,19 +1,27 @@
-/* Statistics registry tests: registration order, duplicates, histograms, output. */
+/* Statistics registry tests: registration order, duplicates, histograms, per-port
+ * counter arrays, error counters, output. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/stats.h"
 #include "tests/unit/harness.h"
 
+static const StatDef test_count = {.kind = STAT_COUNTER, .unit = "", .doc = "n"};
+static const StatDef test_error = {
+    .kind = STAT_COUNTER, .unit = "", .doc = "e", .is_error = true};
+
 static void test_registry(void)
 {
     Stats *s = stats_new();
-    uint64_t *reads = stats_counter(s, "gpu0.mem", "reads", "reads served");
-    double *rate = stats_real(s, "gpu0.mem", "rate", "x");
-    StatHist *h = stats_hist(s, "gpu0.cu[0]", "latency", 10, 3, "ps");
+    uint64_t *reads = stats_counter(s, "gpu0.mem", "reads", &test_count);
+    double *rate = stats_real(s, "gpu0.mem", "rate", &test_count);
+    StatHist *h = stats_hist(s, "gpu0.cu[0]", "latency", &test_count, 10, 3);
     CHECK(reads && rate && h);
-    CHECK(stats_counter(s, "gpu0.mem", "reads", "again") == NULL);
-    CHECK(stats_hist(s, "gpu0.mem", "bad", 0, 3, "zero width") == NULL);
+    CHECK(stats_counter(s, "gpu0.mem", "reads", &test_count) == NULL);
+    CHECK(stats_hist(s, "gpu0.mem", "bad", &test_count, 0, 3) == NULL);
+    CHECK(stats_has(s, "gpu0.mem", "reads"));
+    CHECK(!stats_has(s, "gpu0.mem", "writes"));
     *reads = 42;
     *rate = 0.5;
     stat_hist_add(h, 5);
@@ -43,7 +51,7 @@ static void test_many_and_files(void)
     char owner[32];
     for (int i = 0; i < 2000; i++) {
         snprintf(owner, sizeof owner, "b%d", i);
-        uint64_t *c = stats_counter(s, owner, "n", "");
+        uint64_t *c = stats_counter(s, owner, "n", &test_count);
         CHECK(c != NULL);
         if (c) {
             *c = (uint64_t)i;
@@ -69,13 +77,44 @@ static void test_many_and_files(void)
     json_decref(back);
     remove(path);
     CHECK(!stats_write_json(s, "/nonexistent-dir/x.json", &err));
-    CHECK_STR(err.msg, "/nonexistent-dir/x.json: cannot write: No such file or directory");
+    CHECK_STR(err.msg,
+              "/nonexistent-dir/x.json: cannot write: No such file or directory");
+    stats_free(s);
+}
+
+static void test_error_sink(const char *name, uint64_t v, void *ctx)
+{
+    char *out = ctx;
+    size_t used = strlen(out);
+    snprintf(out + used, 256 - used, "%s=%llu;", name, (unsigned long long)v);
+}
+
+static void test_arrays_and_errors(void)
+{
+    Stats *s = stats_new();
+    const char *const names[] = {"a_out", "b_out", "c_out"};
+    uint64_t **v = stats_counters(s, "sw", names, 3, &test_count);
+    CHECK(v && v[0] && v[1] && v[2] && v[0] != v[1]);
+    CHECK(stats_counters(s, "sw", names + 2, 1, &test_count) == NULL);
+    uint64_t *bad = stats_counter(s, "sw", "route_errors", &test_error);
+    uint64_t *zero = stats_counter(s, "sw", "data_errors", &test_error);
+    uint64_t *plain = stats_counter(s, "sw", "plain_errors", &test_count);
+    CHECK(bad && zero && plain);
+    *v[1] = 7;
+    *bad = 3;
+    *plain = 9;
+    const uint64_t *found = stats_find_counter(s, "sw.b_out");
+    CHECK(found && *found == 7);
+    char out[256] = "";
+    CHECK_EQ_U64(stats_errors(s, test_error_sink, out), 1);
+    CHECK_STR(out, "sw.route_errors=3;");
     stats_free(s);
 }
 
 int main(void)
 {
     RUN(test_registry);
+    RUN(test_arrays_and_errors);
     RUN(test_many_and_files);
     return harness_report();
 }
