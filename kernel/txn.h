@@ -64,12 +64,10 @@ typedef struct Txn {
     int16_t dst;   /* destination GPU on the fabric */
     int16_t unit;  /* requesting unit inside src (e.g. CU index) */
     bool posted;   /* a write that expects no response */
-    /* extensions */
-    uint32_t mask;      /* BGU 4-byte word mask of the line, 0 = none */
-    uint32_t epoch;     /* CARVE epoch */
-    uint64_t sharers;   /* sharer set, bit g = GPU g */
-    uint32_t hint;      /* kernel_begin hint and other small tags */
-    uint32_t wire;      /* bytes this txn occupies on a wire, 0 = computed by the link */
+    /* extension fields, one member per line of txn_fields.def (0 = not set) */
+#define TXN_FIELD(name, type, kind, response, doc) type name;
+#include "txn_fields.def"
+#undef TXN_FIELD
     uint32_t nparents;  /* ids of the transactions this one coalesces or splits */
     uint64_t *parents;  /* owned by the txn */
     uint32_t nthreads;  /* wavefront threads (BGU input), 0 = not a wavefront */
@@ -83,11 +81,44 @@ typedef struct Txn {
     uint8_t inline_be[TXN_INLINE_BYTES];
 } Txn;
 
+/* The extension fields of txn_fields.def as data, in log order: txn_fields[i] for
+ * i < TXN_FIELD_COUNT. Read or write one with txn_field_get / txn_field_set. */
+typedef enum TxnFieldKind {
+    TXN_FIELD_UINT, /* a decimal integer */
+    TXN_FIELD_HEX,  /* a "0x" hex string */
+} TxnFieldKind;
+
+typedef struct TxnField {
+    const char *name; /* C member and JSON key */
+    size_t offset;    /* of the member in Txn */
+    size_t size;      /* 4 or 8 bytes */
+    uint64_t max;     /* largest value the member holds */
+    TxnFieldKind kind;
+    bool response; /* copied into a response */
+    const char *doc;
+} TxnField;
+
+enum {
+    TXN_FIELD_COUNT = 0
+#define TXN_FIELD(name, type, kind, response, doc) +1
+#include "txn_fields.def"
+#undef TXN_FIELD
+};
+
+extern const TxnField txn_fields[TXN_FIELD_COUNT];
+
+/* The field named name (borrowed, static), or NULL. */
+const TxnField *txn_field_find(const char *name);
+uint64_t txn_field_get(const Txn *t, const TxnField *f);
+/* Stores v (at most f->max) into t's member. */
+void txn_field_set(Txn *t, const TxnField *f, uint64_t v);
+
 /* New transaction with a fresh id from the kernel, born now, status INCOMPLETE,
  * src/dst/unit -1, one reference owned by the caller. Never NULL (aborts on OOM). */
 Txn *txn_new(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len);
-/* New response to req: same id, addr, len, src, dst = req->src, unit; status OK;
- * req_cmd = req->cmd. Data is not copied. One reference owned by the caller. */
+/* New response to req: same id, addr, len, src, dst = req->src, unit, and the
+ * extension fields marked `response` in txn_fields.def; status OK; req_cmd =
+ * req->cmd. Data is not copied. One reference owned by the caller. */
 Txn *txn_new_response(Sim *sim, const Txn *req);
 Txn *txn_ref(Txn *t);
 void txn_unref(Txn *t);

@@ -20,10 +20,10 @@
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
 
+/* Keys besides the extension fields of kernel/txn_fields.def. */
 static const char *const stim_keys[] = {
-    "t",    "gap",    "cmd",  "addr",  "len",  "data",    "be", "src", "dst",
-    "unit", "posted", "mask", "epoch", "hint", "sharers", "id", "req", "status",
-    "threads",
+    "t",   "gap",  "cmd",    "addr", "len", "data",   "be",      "src",
+    "dst", "unit", "posted", "id",   "req", "status", "threads",
 };
 
 typedef struct StimCtx {
@@ -273,17 +273,15 @@ static bool stim_extensions(const StimCtx *c, json_t *o, DriverEntry *e)
         }
         e->posted = json_is_true(posted);
     }
-    uint64_t mask = 0, epoch = 0, hint = 0;
-    if (!stim_opt(c, o, "mask", true, UINT32_MAX, &mask) ||
-        !stim_opt(c, o, "epoch", false, UINT32_MAX, &epoch) ||
-        !stim_opt(c, o, "hint", false, UINT32_MAX, &hint) ||
-        !stim_opt(c, o, "sharers", true, UINT64_MAX, &e->sharers) ||
-        !stim_opt(c, o, "id", false, UINT64_MAX, &e->id)) {
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        const TxnField *x = &txn_fields[i];
+        if (!stim_opt(c, o, x->name, x->kind == TXN_FIELD_HEX, x->max, &e->ext[i])) {
+            return false;
+        }
+    }
+    if (!stim_opt(c, o, "id", false, UINT64_MAX, &e->id)) {
         return false;
     }
-    e->mask = (uint32_t)mask;
-    e->epoch = (uint32_t)epoch;
-    e->hint = (uint32_t)hint;
     e->has_id = json_object_get(o, "id") != NULL;
     return stim_small(c, o, "src", &e->src) && stim_small(c, o, "dst", &e->dst) &&
            stim_small(c, o, "unit", &e->unit);
@@ -329,7 +327,7 @@ static bool stim_known_keys(const StimCtx *c, json_t *o)
     json_t *v;
     json_object_foreach(o, key, v)
     {
-        bool known = false;
+        bool known = txn_field_find(key) != NULL;
         for (size_t k = 0; k < sizeof stim_keys / sizeof stim_keys[0]; k++) {
             known = known || strcmp(key, stim_keys[k]) == 0;
         }
@@ -421,10 +419,9 @@ Txn *driver_entry_txn(Sim *sim, const DriverEntry *e)
     t->dst = e->dst;
     t->unit = e->unit;
     t->posted = e->posted;
-    t->mask = e->mask;
-    t->epoch = e->epoch;
-    t->hint = e->hint;
-    t->sharers = e->sharers;
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        txn_field_set(t, &txn_fields[i], e->ext[i]);
+    }
     txn_set_threads(t, e->threads, e->nthreads);
     return t;
 }

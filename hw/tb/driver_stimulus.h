@@ -18,8 +18,7 @@ typedef struct DriverEntry {
     uint8_t *be;   /* len bytes (0 or 0xff) or NULL, owned */
     int16_t src, dst, unit;
     bool posted;
-    uint32_t mask, epoch, hint;
-    uint64_t sharers;
+    uint64_t ext[TXN_FIELD_COUNT]; /* extension fields, txn_fields[] order */
     bool has_id;
     uint64_t id;
     TxnThread *threads; /* nthreads wavefront threads or NULL, owned */
