@@ -1,7 +1,7 @@
 /* DualOpt mode transactions (SPEC.md 1.6): the decision engine declares `none`,
  * `coalesce` or `cache`; blocks that switch with the declaration (codec, rdma_cache)
  * take the declaration as a transaction on their optional `mode` port. Only the
- * transaction's `hint` is read (any command; it is not answered): */
+ * transaction's `dualopt_mode` field is read (any command; it is not answered): */
 #ifndef MGTLM_HW_DUALOPT_DUALOPT_MODE_H
 #define MGTLM_HW_DUALOPT_DUALOPT_MODE_H
 

@@ -1,7 +1,8 @@
 /* Access records of DualOpt's monitoring phase (paper 000 section 4.3, SPEC.md 1.6):
  * an l1 sends one TXN_MONITOR transaction per read or write (addr = line, mask = the
- * words used) to the decision engine; its hint holds these bits. The declared mode
- * values are in hw/dualopt/dualopt_mode.h (shared with the codec and the RDMA$). */
+ * words used) to the decision engine; its `dualopt_access` field holds these bits. The
+ * declared mode values are in hw/dualopt/dualopt_mode.h (shared with the codec and the
+ * RDMA$). */
 #ifndef MGTLM_HW_DUALOPT_DUALOPT_MONITOR_H
 #define MGTLM_HW_DUALOPT_DUALOPT_MONITOR_H
 

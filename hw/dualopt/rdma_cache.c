@@ -51,7 +51,7 @@
  * - Invalidate from the network: the clean bytes of the lines it covers are dropped
  *   (dirty bytes stay), and it is forwarded.
  * - Mode: `enabled` is the initial state; a transaction on the optional port `mode`
- *   sets enabled = (hint == DUALOPT_MODE_CACHE) (dualopt_mode.h) and is released.
+ *   sets enabled = (dualopt_mode == DUALOPT_MODE_CACHE) (dualopt_mode.h) and is released.
  *   Disabling writes back and invalidates everything; while disabled every
  *   transaction passes through (responses of recorded reads are still merged).
  * - Write-backs of one flush go out in set-major, way-minor order.
@@ -63,8 +63,8 @@
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/rcache_pending.h"
 #include "hw/dualopt/rcache_store.h"
-#include "kernel/txn_fifo.h"
 #include "kernel/block.h"
+#include "kernel/txn_fifo.h"
 
 typedef struct RCache {
     Block base;
@@ -76,9 +76,9 @@ typedef struct RCache {
     RcPending pending;
     TxnFifo q_net, q_gpu;
     TxnFifo deferred; /* egress requests waiting behind the fence */
-    Txn *fence;        /* release/kernel_end waiting for write-back acks */
-    uint64_t wb_wait;  /* write-backs not acknowledged yet */
-    uint64_t epoch;    /* invalidate-all count */
+    Txn *fence;       /* release/kernel_end waiting for write-back acks */
+    uint64_t wb_wait; /* write-backs not acknowledged yet */
+    uint64_t epoch;   /* invalidate-all count */
     uint64_t *hits, *misses, *partial, *writes, *fills, *evictions, *writebacks;
     uint64_t *wb_bytes, *wb_acks, *flushes, *invalidated, *uncacheable, *passed;
     uint64_t *inval_in, *mode_changes, *wb_errors, *id_errors;
@@ -121,7 +121,7 @@ static const ParamDef rc_params[] = {
 static const PortDef rc_ports[] = {
     {.name = "gpu", .required = true, .doc = "GPU side (xbar.remote)"},
     {.name = "net", .required = true, .doc = "RDMA engine side (rdma.gpu)"},
-    {.name = "mode", .doc = "mode transactions from the decision engine (hint)"},
+    {.name = "mode", .doc = "mode transactions from the decision engine (dualopt_mode)"},
 };
 
 static uint32_t rc_popcount(uint64_t v)
@@ -136,10 +136,12 @@ static uint32_t rc_popcount(uint64_t v)
 static void rc_drain(RCache *c)
 {
     Txn *t;
-    while ((t = txn_fifo_peek(&c->q_net)) != NULL && port_send_after(c->net, t, c->latency)) {
+    while ((t = txn_fifo_peek(&c->q_net)) != NULL &&
+           port_send_after(c->net, t, c->latency)) {
         (void)txn_fifo_pop(&c->q_net);
     }
-    while ((t = txn_fifo_peek(&c->q_gpu)) != NULL && port_send_after(c->gpu, t, c->latency)) {
+    while ((t = txn_fifo_peek(&c->q_gpu)) != NULL &&
+           port_send_after(c->gpu, t, c->latency)) {
         (void)txn_fifo_pop(&c->q_gpu);
     }
 }
@@ -426,7 +428,7 @@ static void rc_set_mode(RCache *c)
 {
     Txn *t;
     while ((t = port_take(c->mode)) != NULL) {
-        bool on = t->hint == DUALOPT_MODE_CACHE;
+        bool on = t->dualopt_mode == DUALOPT_MODE_CACHE;
         if (on != c->enabled) {
             (*c->mode_changes)++;
             if (!on) {

@@ -11,7 +11,7 @@
  * bytes overlap queued bytes (that partition, before the request proceeds), and the
  * optional inactivity `timeout` (restarted by every insertion). A flush sends the
  * partition's runs of contiguous enabled bytes downstream, in packet order, as posted
- * writes tagged for the packetizer (fp_format.h: hint = FP_HINT_RUN | subhdr << 12 |
+ * writes tagged for the packetizer (fp_format.h: fp_run = FP_TAG_RUN | subhdr << 12 |
  * runs still to come); each run's parents are the ids of the stores whose bytes it
  * carries (last writer of each byte, in order of first appearance).
  * Not modelled: SRAM access time (queueing is instantaneous), the FSM's cycles.
@@ -36,10 +36,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "kernel/txn_fifo.h"
 #include "hw/finepack/rwq_part.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/txn_fifo.h"
 
 enum {
     RWQ_WHY_WINDOW,
@@ -80,7 +80,7 @@ typedef struct Rwq {
     RwqSlot *slot; /* slot[i] serves GPU i (i < own) or i + 1 (i >= own) */
     RwqRun *runs;  /* scratch for one flush */
     uint64_t *ids; /* scratch for one run's parents */
-    TxnFifo outq;   /* waiting to leave through `down` */
+    TxnFifo outq;  /* waiting to leave through `down` */
     uint64_t *stores, *store_bytes, *split, *overwritten, *runs_out, *payload_out;
     uint64_t *flushes, *why[RWQ_WHY_COUNT], *passed, *upstream, *unflushed;
     StatHist *stores_per_flush;
@@ -215,7 +215,7 @@ static void rwq_flush(Rwq *q, RwqSlot *s, int why)
         t->posted = true;
         t->src = (int16_t)q->own;
         t->dst = (int16_t)s->dst;
-        t->hint = fp_hint_run(q->cfg.subhdr, n - 1u - i);
+        t->fp_run = fp_run_header(q->cfg.subhdr, n - 1u - i);
         txn_set_parents(t, q->ids, rwq_run_parents(q, r));
         txn_fifo_push(&q->outq, t);
     }

@@ -86,8 +86,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/workload/cu_priv.h"
 #include "hw/lib/fill.h"
+#include "hw/workload/cu_priv.h"
 
 const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
                                    "tiled", "scatter", "shared",  "halo",    NULL};
@@ -493,7 +493,7 @@ static void cu_req_from_rec(Cu *c)
     c->req = (CuReq){.cmd = cmds[r->op],
                      .ready = r->t,
                      .posted = r->posted || c->posted,
-                     .hint = r->hint,
+                     .kernel_hint = r->hint,
                      .vk = -1,
                      .ek = -1};
     if (r->nthreads && c->wavefront) {
@@ -591,7 +591,7 @@ static void cu_control(Cu *c, TxnCmd cmd, SimTime ready, bool drain)
 {
     c->req = (CuReq){.cmd = cmd,
                      .ready = ready,
-                     .hint = cmd == TXN_KERNEL_BEGIN ? (uint32_t)c->hint : 0,
+                     .kernel_hint = cmd == TXN_KERNEL_BEGIN ? (uint32_t)c->hint : 0,
                      .vk = -1,
                      .ek = -1,
                      .drain = drain};
@@ -715,7 +715,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     t->dst = (int16_t)(control ? c->own : block_home(&c->base, q->addr));
     t->unit = (int16_t)c->unit;
     t->posted = q->cmd == TXN_WRITE && q->posted;
-    t->hint = q->hint;
+    t->kernel_hint = q->kernel_hint;
     if (q->cmd == TXN_WRITE || q->cmd == TXN_ATOMIC) {
         uint8_t *d = txn_set_data(t, q->data);
         if (q->vk >= 0) {
