@@ -23,8 +23,7 @@ static const char *const txn_cmd_names[TXN_CMD_COUNT] = {
     [TXN_KERNEL_BEGIN] = "kernel_begin",
     [TXN_KERNEL_END] = "kernel_end",
     [TXN_RESP] = "resp",
-    [TXN_MONITOR] = "monitor",
-    [TXN_MODE] = "mode",
+    [TXN_DECLARED] = "declared",
 };
 
 static const char *const txn_status_names[TXN_STATUS_COUNT] = {
@@ -178,6 +177,7 @@ static Txn *txn_blank(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
     Txn *t = txn_pool_get(pool);
     t->cmd = cmd;
     t->req_cmd = cmd;
+    t->declared = NULL;
     t->status = TXN_STATUS_INCOMPLETE;
     t->addr = addr;
     t->len = len;
@@ -213,6 +213,7 @@ Txn *txn_new_response(Sim *sim, const Txn *req)
     Txn *t = txn_blank(sim, TXN_RESP, req->addr, req->len);
     t->id = req->id;
     t->req_cmd = req->cmd;
+    t->declared = req->declared;
     t->status = TXN_STATUS_OK;
     t->src = req->src;
     t->dst = req->src;
@@ -220,6 +221,13 @@ Txn *txn_new_response(Sim *sim, const Txn *req)
 #define TXN_FIELD(name, type, kind, response, doc) t->name = response ? req->name : 0;
 #include "txn_fields.def"
 #undef TXN_FIELD
+    return t;
+}
+
+Txn *txn_new_declared(Sim *sim, const TxnCmdDecl *decl, uint64_t addr, uint32_t len)
+{
+    Txn *t = txn_new(sim, TXN_DECLARED, addr, len);
+    t->declared = decl;
     return t;
 }
 
@@ -336,11 +344,32 @@ const char *txn_cmd_name(TxnCmd cmd)
     return cmd < TXN_CMD_COUNT ? txn_cmd_names[cmd] : "?";
 }
 
-bool txn_cmd_parse(const char *name, TxnCmd *out)
+const char *txn_cmd_label(const Txn *t)
+{
+    return t->cmd == TXN_DECLARED && t->declared ? t->declared->name
+                                                 : txn_cmd_name(t->cmd);
+}
+
+const char *txn_req_label(const Txn *t)
+{
+    return t->req_cmd == TXN_DECLARED && t->declared ? t->declared->name
+                                                     : txn_cmd_name(t->req_cmd);
+}
+
+bool txn_cmd_parse(const char *name, const TxnCmdDecl *const *decls, TxnCmd *cmd,
+                   const TxnCmdDecl **decl)
 {
     for (int i = 0; i < TXN_CMD_COUNT; i++) {
-        if (strcmp(name, txn_cmd_names[i]) == 0) {
-            *out = (TxnCmd)i;
+        if (i != TXN_DECLARED && strcmp(name, txn_cmd_names[i]) == 0) {
+            *cmd = (TxnCmd)i;
+            *decl = NULL;
+            return true;
+        }
+    }
+    for (size_t i = 0; decls && decls[i]; i++) {
+        if (strcmp(name, decls[i]->name) == 0) {
+            *cmd = TXN_DECLARED;
+            *decl = decls[i];
             return true;
         }
     }

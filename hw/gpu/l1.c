@@ -4,9 +4,9 @@
  * Modelled: a set-associative cache (`size` 16 KiB, `ways` 4, `line` 64 B, LRU) with
  * functional data, write-through without write-allocate, invalidated completely on
  * kernel_begin; the SCBU registers [start, end) = this GPU's memory range; an MSHR of
- * `mshr` (32) entries with word masks (mshr.h); a mode register set by TXN_MODE
+ * `mshr` (32) entries with word masks (mshr.h); a mode register set by `mode`
  * transactions from the decision engine (port `decision`, dualopt_mode = mode as in
- * hw/dualopt/dualopt_mode.h); one TXN_MONITOR record per read or write on port
+ * hw/dualopt/dualopt_mode.h); one `monitor` record per read or write on port
  * `monitor` until a mode arrives (dualopt_access bits in dualopt_monitor.h).
  * Not modelled: banks and tag/data array ports (any number of lookups per cycle), the
  * scalar L1, coherence beyond kernel_begin invalidation, replacement other than LRU.
@@ -178,7 +178,7 @@ static void l1_monitor(L1 *c, const Txn *t, bool remote, bool hit)
     if (!c->monitoring || !outq_bound(&c->mon)) {
         return;
     }
-    Txn *m = txn_new(c->base.sim, TXN_MONITOR, t->addr, 0);
+    Txn *m = txn_new_declared(c->base.sim, &dualopt_cmd_monitor, t->addr, 0);
     m->src = m->dst = (int16_t)(c->base.gpu >= 0 ? c->base.gpu : 0);
     m->unit = t->unit;
     m->mask = t->mask ? t->mask : c->full_mask;
@@ -355,7 +355,7 @@ static void l1_from_decision(L1 *c)
 {
     Txn *t;
     while ((t = port_take(c->decision)) != NULL) {
-        if (t->cmd == TXN_MODE && t->dualopt_mode <= DUALOPT_MODE_CACHE) {
+        if (txn_is(t, &dualopt_cmd_mode) && t->dualopt_mode <= DUALOPT_MODE_CACHE) {
             c->mode = (int)t->dualopt_mode;
             c->monitoring = false;
             *c->mode_stat = t->dualopt_mode;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
@@ -144,13 +145,15 @@ static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
     return true;
 }
 
-static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out)
+/* A command name: generic, or declared by hardware (hw/txn_cmds.h; *decl). */
+static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out,
+                     const TxnCmdDecl **decl)
 {
     const char *s;
     if (!stim_string(c, o, key, &s)) {
         return false;
     }
-    if (!txn_cmd_parse(s, out)) {
+    if (!txn_cmd_parse(s, hw_txn_cmds, out, decl)) {
         return stim_fail(c, key,
                          "unknown command '%s' (read, write, atomic, invalidate,"
                          " release, kernel_begin, kernel_end, resp)",
@@ -169,7 +172,7 @@ static bool stim_resp(const StimCtx *c, json_t *o, DriverEntry *e)
         return !json_object_get(o, bad) ||
                stim_fail(c, bad, "only allowed with cmd \"resp\"");
     }
-    if (!stim_cmd(c, o, "req", &e->req_cmd)) {
+    if (!stim_cmd(c, o, "req", &e->req_cmd, &e->declared)) {
         return false;
     }
     e->status = TXN_STATUS_OK;
@@ -349,7 +352,7 @@ static bool stim_entry(const StimCtx *c, json_t *o, SimTime prev, DriverEntry *e
     if (!json_object_get(o, "cmd")) {
         return stim_fail(c, NULL, "missing cmd");
     }
-    if (!stim_cmd(c, o, "cmd", &e->cmd) || !stim_resp(c, o, e)) {
+    if (!stim_cmd(c, o, "cmd", &e->cmd, &e->declared) || !stim_resp(c, o, e)) {
         return false;
     }
     bool addressed = e->cmd == TXN_READ || e->cmd == TXN_WRITE || e->cmd == TXN_ATOMIC ||
@@ -404,6 +407,7 @@ bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps
 Txn *driver_entry_txn(Sim *sim, const DriverEntry *e)
 {
     Txn *t = txn_new(sim, e->cmd, e->addr, e->len);
+    t->declared = e->declared;
     if (e->has_id) {
         t->id = e->id;
     }

@@ -10,8 +10,9 @@
 typedef struct DriverEntry {
     SimTime t; /* absolute send time */
     TxnCmd cmd;
-    TxnCmd req_cmd;   /* for resp */
-    TxnStatus status; /* for resp */
+    TxnCmd req_cmd;             /* for resp */
+    const TxnCmdDecl *declared; /* cmd or req_cmd TXN_DECLARED: which (static) */
+    TxnStatus status;           /* for resp */
     uint64_t addr;
     uint32_t len;
     uint8_t *data; /* len bytes or NULL, owned */

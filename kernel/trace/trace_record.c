@@ -104,9 +104,9 @@ bool trace_record_write(FILE *f, SimTime t, const char *port, const char *ev,
     fprintf(f, "{\"t\":%" PRIu64 ",\"port\":", t);
     trace_json_string(f, port);
     fprintf(f, ",\"ev\":\"%s\",\"id\":%" PRIu64 ",\"cmd\":\"%s\"", ev, txn->id,
-            txn_cmd_name(txn->cmd));
+            txn_cmd_label(txn));
     if (txn->cmd == TXN_RESP) {
-        fprintf(f, ",\"req\":\"%s\",\"status\":\"%s\"", txn_cmd_name(txn->req_cmd),
+        fprintf(f, ",\"req\":\"%s\",\"status\":\"%s\"", txn_req_label(txn),
                 txn_status_name(txn->status));
     }
     fprintf(f, ",\"addr\":\"0x%" PRIx64 "\",\"len\":%" PRIu32, txn->addr, txn->len);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/txn.h"
@@ -100,6 +101,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     json_int_t i = json_is_integer(v) ? json_integer_value(v) : -2;
     TxnCmd cmd;
+    const TxnCmdDecl *decl;
     TxnStatus st;
     switch (f->kind) {
     case FK_UINT:
@@ -117,7 +119,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
         return (s && (strcmp(s, "send") == 0 || strcmp(s, "recv") == 0)) ||
                sim_error_set(err, "/ev: expected \"send\" or \"recv\"");
     case FK_CMD:
-        return (s && txn_cmd_parse(s, &cmd)) ||
+        return (s && txn_cmd_parse(s, hw_txn_cmds, &cmd, &decl)) ||
                sim_error_set(err,
                              "/%s: expected a command name (read, write, atomic,"
                              " invalidate, release, kernel_begin, kernel_end, resp)",
