@@ -24,11 +24,11 @@
  * wavefront record share the record's time, so they leave `gap` apart.
  *
  * Sequence: kernel mode (kernels > 1, or pattern shared) repeats per kernel k:
- * kernel_begin (hint), the kernel's accesses, release (after every response),
- * kernel_end; a kernel_end leaving later than (k + 1) * T - gap counts in
- * kernel_overrun_errors. Without kernel mode the accesses run once. With verify, after
- * the last access (and a release, or the last kernel_end), the cu reads back every
- * byte it wrote (cu_written.h) and checks it against the shadow.
+ * kernel_begin (kernel_hint = param hint), the kernel's accesses, release (after
+ * every response), kernel_end; a kernel_end leaving later than (k + 1) * T - gap
+ * counts in kernel_overrun_errors. Without kernel mode the accesses run once. With
+ * verify, after the last access (and a release, or the last kernel_end), the cu reads
+ * back every byte it wrote (cu_written.h) and checks it against the shadow.
  *
  * Data check (exact): the cu keeps a sparse shadow of every byte it wrote (the
  * shadow starts as the fill pattern, which must match the memory's `fill`). A read
