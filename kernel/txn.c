@@ -23,8 +23,7 @@ static const char *const txn_cmd_names[TXN_CMD_COUNT] = {
     [TXN_KERNEL_BEGIN] = "kernel_begin",
     [TXN_KERNEL_END] = "kernel_end",
     [TXN_RESP] = "resp",
-    [TXN_MONITOR] = "monitor",
-    [TXN_MODE] = "mode",
+    [TXN_DECLARED] = "declared",
 };
 
 static const char *const txn_status_names[TXN_STATUS_COUNT] = {
@@ -34,6 +33,58 @@ static const char *const txn_status_names[TXN_STATUS_COUNT] = {
     [TXN_STATUS_COMMAND_ERROR] = "command_error",
     [TXN_STATUS_GENERIC_ERROR] = "generic_error",
 };
+
+#define TXN_FIELD(name, type, kind, response, doc)                                       \
+    _Static_assert(sizeof(type) == 4 || sizeof(type) == 8, #name ": 32 or 64 bits");
+#include "txn_fields.def"
+#undef TXN_FIELD
+
+const TxnField txn_fields[TXN_FIELD_COUNT] = {
+#define TXN_FIELD(name_, type, kind_, response_, doc_)                                   \
+    {.name = #name_,                                                                     \
+     .offset = offsetof(Txn, name_),                                                     \
+     .size = sizeof(type),                                                               \
+     .max = (type)-1,                                                                    \
+     .kind = TXN_FIELD_##kind_,                                                          \
+     .response = response_,                                                              \
+     .doc = doc_},
+#include "txn_fields.def"
+#undef TXN_FIELD
+};
+
+const TxnField *txn_field_find(const char *name)
+{
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        if (strcmp(txn_fields[i].name, name) == 0) {
+            return &txn_fields[i];
+        }
+    }
+    return NULL;
+}
+
+uint64_t txn_field_get(const Txn *t, const TxnField *f)
+{
+    const char *p = (const char *)t + f->offset;
+    if (f->size == sizeof(uint64_t)) {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+void txn_field_set(Txn *t, const TxnField *f, uint64_t v)
+{
+    char *p = (char *)t + f->offset;
+    if (f->size == sizeof(uint64_t)) {
+        memcpy(p, &v, sizeof v);
+        return;
+    }
+    uint32_t w = (uint32_t)v;
+    memcpy(p, &w, sizeof w);
+}
 
 static void *txn_xalloc(size_t size)
 {
@@ -126,6 +177,7 @@ static Txn *txn_blank(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
     Txn *t = txn_pool_get(pool);
     t->cmd = cmd;
     t->req_cmd = cmd;
+    t->declared = NULL;
     t->status = TXN_STATUS_INCOMPLETE;
     t->addr = addr;
     t->len = len;
@@ -135,11 +187,9 @@ static Txn *txn_blank(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len)
     t->dst = -1;
     t->unit = -1;
     t->posted = false;
-    t->mask = 0;
-    t->epoch = 0;
-    t->sharers = 0;
-    t->hint = 0;
-    t->wire = 0;
+#define TXN_FIELD(name, type, kind, response, doc) t->name = 0;
+#include "txn_fields.def"
+#undef TXN_FIELD
     t->nparents = 0;
     t->parents = NULL;
     t->nthreads = 0;
@@ -163,13 +213,21 @@ Txn *txn_new_response(Sim *sim, const Txn *req)
     Txn *t = txn_blank(sim, TXN_RESP, req->addr, req->len);
     t->id = req->id;
     t->req_cmd = req->cmd;
+    t->declared = req->declared;
     t->status = TXN_STATUS_OK;
     t->src = req->src;
     t->dst = req->src;
     t->unit = req->unit;
-    t->mask = req->mask;
-    t->epoch = req->epoch;
-    t->hint = req->hint;
+#define TXN_FIELD(name, type, kind, response, doc) t->name = response ? req->name : 0;
+#include "txn_fields.def"
+#undef TXN_FIELD
+    return t;
+}
+
+Txn *txn_new_declared(Sim *sim, const TxnCmdDecl *decl, uint64_t addr, uint32_t len)
+{
+    Txn *t = txn_new(sim, TXN_DECLARED, addr, len);
+    t->declared = decl;
     return t;
 }
 
@@ -286,11 +344,32 @@ const char *txn_cmd_name(TxnCmd cmd)
     return cmd < TXN_CMD_COUNT ? txn_cmd_names[cmd] : "?";
 }
 
-bool txn_cmd_parse(const char *name, TxnCmd *out)
+const char *txn_cmd_label(const Txn *t)
+{
+    return t->cmd == TXN_DECLARED && t->declared ? t->declared->name
+                                                 : txn_cmd_name(t->cmd);
+}
+
+const char *txn_req_label(const Txn *t)
+{
+    return t->req_cmd == TXN_DECLARED && t->declared ? t->declared->name
+                                                     : txn_cmd_name(t->req_cmd);
+}
+
+bool txn_cmd_parse(const char *name, const TxnCmdDecl *const *decls, TxnCmd *cmd,
+                   const TxnCmdDecl **decl)
 {
     for (int i = 0; i < TXN_CMD_COUNT; i++) {
-        if (strcmp(name, txn_cmd_names[i]) == 0) {
-            *out = (TxnCmd)i;
+        if (i != TXN_DECLARED && strcmp(name, txn_cmd_names[i]) == 0) {
+            *cmd = (TxnCmd)i;
+            *decl = NULL;
+            return true;
+        }
+    }
+    for (size_t i = 0; decls && decls[i]; i++) {
+        if (strcmp(name, decls[i]->name) == 0) {
+            *cmd = TXN_DECLARED;
+            *decl = decls[i];
             return true;
         }
     }

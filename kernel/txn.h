@@ -26,10 +26,20 @@ typedef enum TxnCmd {
     TXN_KERNEL_BEGIN,
     TXN_KERNEL_END,
     TXN_RESP,
-    TXN_MONITOR, /* DualOpt: an L1 access record for the decision engine */
-    TXN_MODE,    /* DualOpt: a mode declaration (hint = mode) from the decision engine */
+    TXN_DECLARED, /* a command declared outside the kernel: Txn.declared names it */
     TXN_CMD_COUNT
 } TxnCmd;
+
+/* A command beyond the TLM generic ones, declared by hardware code as a static const
+ * value (DualOpt's `monitor` and `mode`: hw/dualopt/dualopt_cmds.c; the list of all
+ * of them: hw/txn_cmds.h). Its transactions have cmd TXN_DECLARED and `declared`
+ * pointing to it (a response to one: req_cmd TXN_DECLARED, same pointer). The kernel
+ * keeps no list of them; whoever parses command names passes the list it knows. The
+ * generic rules apply: never answered (txn_needs_response), refusable by ports. */
+typedef struct TxnCmdDecl {
+    const char *name; /* in logs and testbenches; distinct from the generic names */
+    const char *doc;
+} TxnCmdDecl;
 
 typedef enum TxnStatus {
     TXN_STATUS_INCOMPLETE, /* not answered yet */
@@ -54,7 +64,8 @@ typedef struct TxnThread {
 typedef struct Txn {
     uint64_t id;
     TxnCmd cmd;
-    TxnCmd req_cmd; /* for TXN_RESP: the command answered; else == cmd */
+    TxnCmd req_cmd;             /* for TXN_RESP: the command answered; else == cmd */
+    const TxnCmdDecl *declared; /* the command when cmd or req_cmd is TXN_DECLARED */
     TxnStatus status;
     uint64_t addr;
     uint32_t len;  /* bytes addressed */
@@ -64,12 +75,10 @@ typedef struct Txn {
     int16_t dst;   /* destination GPU on the fabric */
     int16_t unit;  /* requesting unit inside src (e.g. CU index) */
     bool posted;   /* a write that expects no response */
-    /* extensions */
-    uint32_t mask;      /* BGU 4-byte word mask of the line, 0 = none */
-    uint32_t epoch;     /* CARVE epoch */
-    uint64_t sharers;   /* sharer set, bit g = GPU g */
-    uint32_t hint;      /* kernel_begin hint and other small tags */
-    uint32_t wire;      /* bytes this txn occupies on a wire, 0 = computed by the link */
+    /* extension fields, one member per line of txn_fields.def (0 = not set) */
+#define TXN_FIELD(name, type, kind, response, doc) type name;
+#include "txn_fields.def"
+#undef TXN_FIELD
     uint32_t nparents;  /* ids of the transactions this one coalesces or splits */
     uint64_t *parents;  /* owned by the txn */
     uint32_t nthreads;  /* wavefront threads (BGU input), 0 = not a wavefront */
@@ -83,12 +92,52 @@ typedef struct Txn {
     uint8_t inline_be[TXN_INLINE_BYTES];
 } Txn;
 
+/* The extension fields of txn_fields.def as data, in log order: txn_fields[i] for
+ * i < TXN_FIELD_COUNT. Read or write one with txn_field_get / txn_field_set. */
+typedef enum TxnFieldKind {
+    TXN_FIELD_UINT, /* a decimal integer */
+    TXN_FIELD_HEX,  /* a "0x" hex string */
+} TxnFieldKind;
+
+typedef struct TxnField {
+    const char *name; /* C member and JSON key */
+    size_t offset;    /* of the member in Txn */
+    size_t size;      /* 4 or 8 bytes */
+    uint64_t max;     /* largest value the member holds */
+    TxnFieldKind kind;
+    bool response; /* copied into a response */
+    const char *doc;
+} TxnField;
+
+enum {
+    TXN_FIELD_COUNT = 0
+#define TXN_FIELD(name, type, kind, response, doc) +1
+#include "txn_fields.def"
+#undef TXN_FIELD
+};
+
+extern const TxnField txn_fields[TXN_FIELD_COUNT];
+
+/* The field named name (borrowed, static), or NULL. */
+const TxnField *txn_field_find(const char *name);
+uint64_t txn_field_get(const Txn *t, const TxnField *f);
+/* Stores v (at most f->max) into t's member. */
+void txn_field_set(Txn *t, const TxnField *f, uint64_t v);
+
 /* New transaction with a fresh id from the kernel, born now, status INCOMPLETE,
  * src/dst/unit -1, one reference owned by the caller. Never NULL (aborts on OOM). */
 Txn *txn_new(Sim *sim, TxnCmd cmd, uint64_t addr, uint32_t len);
-/* New response to req: same id, addr, len, src, dst = req->src, unit; status OK;
- * req_cmd = req->cmd. Data is not copied. One reference owned by the caller. */
+/* New response to req: same id, addr, len, src, dst = req->src, unit, and the
+ * extension fields marked `response` in txn_fields.def; status OK; req_cmd =
+ * req->cmd. Data is not copied. One reference owned by the caller. */
 Txn *txn_new_response(Sim *sim, const Txn *req);
+/* New transaction of the declared command decl (static, borrowed), as txn_new. */
+Txn *txn_new_declared(Sim *sim, const TxnCmdDecl *decl, uint64_t addr, uint32_t len);
+/* True if t is a transaction of the declared command decl (not a response to one). */
+static inline bool txn_is(const Txn *t, const TxnCmdDecl *decl)
+{
+    return t->cmd == TXN_DECLARED && t->declared == decl;
+}
 Txn *txn_ref(Txn *t);
 void txn_unref(Txn *t);
 
@@ -114,10 +163,17 @@ static inline bool txn_always_accepted(const Txn *t)
 }
 
 /* Names used in logs and testbench files: "read", "write", "atomic", "invalidate",
- * "release", "kernel_begin", "kernel_end", "resp", "monitor", "mode"; statuses
- * "incomplete", "ok", "address_error", "command_error", "generic_error". */
+ * "release", "kernel_begin", "kernel_end", "resp" and the names of declared commands;
+ * statuses "incomplete", "ok", "address_error", "command_error", "generic_error".
+ * txn_cmd_name(TXN_DECLARED) is "declared"; txn_cmd_label / txn_req_label give the
+ * name of t's command / of the command it answers, declared ones included. */
 const char *txn_cmd_name(TxnCmd cmd);
-bool txn_cmd_parse(const char *name, TxnCmd *out);
+const char *txn_cmd_label(const Txn *t);
+const char *txn_req_label(const Txn *t);
+/* A generic command name, or one of the declared commands decls (NULL-terminated,
+ * may be NULL): *cmd, and *decl (NULL for a generic one). False if unknown. */
+bool txn_cmd_parse(const char *name, const TxnCmdDecl *const *decls, TxnCmd *cmd,
+                   const TxnCmdDecl **decl);
 const char *txn_status_name(TxnStatus s);
 bool txn_status_parse(const char *name, TxnStatus *out);
 

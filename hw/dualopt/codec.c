@@ -22,8 +22,8 @@
  *   peer frees a slot (on_free).
  * - Fine-grained read requests leaving this GPU are recorded (codec_track.h), so the
  *   de-coalescer can rebuild their responses.
- * Modelled, ingress (net -> gpu): a coalesced packet (resp with hint
- * CODEC_HINT_PACKET) is split at arrival: entry k of a response fills the k-th masked
+ * Modelled, ingress (net -> gpu): a coalesced packet (resp with codec_packet
+ * CODEC_PACKET_TAG) is split at arrival: entry k of a response fills the k-th masked
  * word of its record; a response whose words are all in leaves as a resp with the
  * request's id, addr, len, mask, unit and dst = its src, carrying the masked words
  * (other bytes zero), in packet order. Everything else passes through; a regular
@@ -40,10 +40,10 @@
  *
  * Decisions:
  * - Mode: `enabled` is the initial state; a transaction on the optional port `mode`
- *   sets enabled = (hint == DUALOPT_MODE_COALESCE) (dualopt_mode.h) and is released
- *   (never answered). On disabling, buffered entries drain (every non-empty buffer is
- *   ready) and new fine-grained responses pass through uncoalesced. De-coalescing
- *   and request recording work in every mode.
+ *   sets enabled = (dualopt_mode == DUALOPT_MODE_COALESCE) (dualopt_mode.h) and is
+ *   released (never answered). On disabling, buffered entries drain (every non-empty
+ *   buffer is ready) and new fine-grained responses pass through uncoalesced.
+ *   De-coalescing and request recording work in every mode.
  * - Response id = low 16 bits of the response's id. A second outstanding request
  *   with the same 16 bits cannot be told apart: counted in the model-error counter
  *   tag_errors. An entry whose response id names no record, or a malformed packet,
@@ -126,7 +126,7 @@ static const ParamDef codec_params[] = {
 static const PortDef codec_ports[] = {
     {.name = "gpu", .required = true, .doc = "RDMA engine side (rdma.net)"},
     {.name = "net", .required = true, .doc = "network side (the GPU's link)"},
-    {.name = "mode", .doc = "mode transactions from the decision engine (hint)"},
+    {.name = "mode", .doc = "mode transactions from the decision engine (dualopt_mode)"},
 };
 
 static uint32_t codec_popcount(uint32_t v)
@@ -143,8 +143,8 @@ static bool codec_coalescible(const Codec *c, const Txn *t)
 {
     return c->enabled && t->cmd == TXN_RESP && t->req_cmd == TXN_READ &&
            t->status == TXN_STATUS_OK && t->data != NULL &&
-           t->hint != CODEC_HINT_PACKET && t->dst >= 0 && (uint32_t)t->dst < c->nbuf &&
-           t->dst != c->base.gpu && codec_is_fine(t);
+           t->codec_packet != CODEC_PACKET_TAG && t->dst >= 0 &&
+           (uint32_t)t->dst < c->nbuf && t->dst != c->base.gpu && codec_is_fine(t);
 }
 
 static bool codec_buf_ready(const Codec *c, const CodecBuf *b, SimTime now)
@@ -214,7 +214,7 @@ static Txn *codec_packet(Codec *c, uint32_t d, SimTime now)
     p->status = TXN_STATUS_OK;
     p->src = (int16_t)c->base.gpu;
     p->dst = (int16_t)d;
-    p->hint = CODEC_HINT_PACKET;
+    p->codec_packet = CODEC_PACKET_TAG;
     p->wire = codec_pkt_bytes(n);
     codec_pkt_encode(txn_set_data(p, NULL), e, n);
     txn_set_parents(p, parents, np);
@@ -328,7 +328,6 @@ static Txn *codec_rebuild(Codec *c, const CodecReq *r)
     req.src = r->src;
     req.unit = r->unit;
     req.mask = r->mask;
-    req.hint = r->hint;
     Txn *t = txn_new_response(c->base.sim, &req);
     uint8_t *data = txn_set_data(t, NULL);
     uint64_t line = r->addr & ~(uint64_t)(CODEC_LINE_BYTES - 1);
@@ -376,7 +375,7 @@ static void codec_ingress(Codec *c)
         if (egress_len(&c->to_gpu) >= c->base.buffer || (t = port_take(c->net)) == NULL) {
             return;
         }
-        if (t->cmd == TXN_RESP && t->hint == CODEC_HINT_PACKET) {
+        if (t->cmd == TXN_RESP && t->codec_packet == CODEC_PACKET_TAG) {
             codec_split(c, t);
             txn_unref(t);
             continue;
@@ -394,7 +393,7 @@ static void codec_set_mode(Codec *c)
 {
     Txn *t;
     while ((t = port_take(c->mode)) != NULL) {
-        bool on = t->hint == DUALOPT_MODE_COALESCE;
+        bool on = t->dualopt_mode == DUALOPT_MODE_COALESCE;
         if (on != c->enabled) {
             (*c->mode_changes)++;
         }

@@ -1,7 +1,7 @@
 /* Wire layout of a DualOpt coalesced response packet (SPEC.md 1.4; paper 000 Fig. 9).
  *
- * A coalesced packet is a TXN_RESP (req_cmd TXN_READ) whose `hint` is
- * CODEC_HINT_PACKET, whose `data` holds the packet bytes below (len = wire = 4 + 6 n)
+ * A coalesced packet is a TXN_RESP (req_cmd TXN_READ) whose `codec_packet` is
+ * CODEC_PACKET_TAG, whose `data` holds the packet bytes below (len = wire = 4 + 6 n)
  * and whose `parent` lists the ids of the responses it carries (distinct, in entry
  * order). Bytes:
  *   0      type: CODEC_TYPE_RESP
@@ -26,8 +26,8 @@
 #define CODEC_MAX_ENTRIES 10
 #define CODEC_TYPE_RESP 0x01
 #define CODEC_COMP_FINE 0x01
-/* Txn.hint of a coalesced packet (the header's type at transaction level). */
-#define CODEC_HINT_PACKET 0xc0decu
+/* Txn.codec_packet of a coalesced packet (the header's type at transaction level). */
+#define CODEC_PACKET_TAG 0xc0decu
 
 typedef struct CodecEntry {
     uint8_t data[CODEC_WORD_BYTES];

@@ -63,7 +63,6 @@ bool codec_track_add(CodecTrack *k, const Txn *req, bool *clash)
     r->addr = req->addr;
     r->len = req->len;
     r->mask = req->mask;
-    r->hint = req->hint;
     r->src = req->src;
     r->unit = req->unit;
     idmap_insert(&k->by_id, req->id, i);

@@ -18,7 +18,7 @@
 
 typedef struct CodecReq {
     uint64_t id, addr;
-    uint32_t len, mask, hint;
+    uint32_t len, mask;
     uint32_t got; /* words received so far */
     int16_t src, unit;
     bool tagged; /* reachable by its response id (false after a clash) */

@@ -1,7 +1,7 @@
 /* decision: the DualOpt decision engine, one per GPU (paper 000 section 4.3, Fig. 11,
  * Table 1; SPEC.md 1.6).
  *
- * Modelled: the monitoring phase over the access records (TXN_MONITOR) the L1s send
+ * Modelled: the monitoring phase over the access records (`monitor`) the L1s send
  * on ports monitor[k]: the first `warmup` records are ignored, then records are
  * counted until `window` remote accesses have been seen; at that record the engine
  * computes
@@ -11,7 +11,7 @@
  *   hit rate          = remote accesses that hit the L1 / remote accesses,
  * and declares `none` if remote ratio < remote_thresh, else `coalesce` if block
  * utilisation < block_thresh and hit rate < hit_thresh, else `cache`. The declaration
- * is one TXN_MODE transaction (hint = mode, hw/dualopt/dualopt_mode.h) on every
+ * is one `mode` transaction (dualopt_mode = mode, hw/dualopt/dualopt_mode.h) on every
  * bound port among decision[k] (the L1s: SCBU bypass and fine-grained reads),
  * `codec` and `rdma_cache`, and the stats mode / declared_ps.
  * Not modelled: re-declaration (the paper decides once per run), the divider/adder
@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/dualopt_monitor.h"
 #include "hw/lib/idmap.h"
-#include "hw/dualopt/dualopt_mode.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 
@@ -132,9 +132,9 @@ static void decision_send(Decision *d)
             continue;
         }
         Port *p = &d->base.ports[d->outs[k]];
-        Txn *t = txn_new(d->base.sim, TXN_MODE, 0, 0);
+        Txn *t = txn_new_declared(d->base.sim, &dualopt_cmd_mode, 0, 0);
         t->src = t->dst = (int16_t)(d->base.gpu >= 0 ? d->base.gpu : 0);
-        t->hint = (uint32_t)d->mode;
+        t->dualopt_mode = (uint32_t)d->mode;
         if (!port_send(p, t)) {
             txn_unref(t);
             continue;
@@ -192,7 +192,7 @@ static void decision_judge(Decision *d)
 static void decision_record(Decision *d, const Txn *t)
 {
     (*d->records)++;
-    if (d->declared || t->cmd != TXN_MONITOR) {
+    if (d->declared || !txn_is(t, &dualopt_cmd_monitor)) {
         return;
     }
     if (d->seen < d->warmup) {
@@ -200,12 +200,12 @@ static void decision_record(Decision *d, const Txn *t)
         return;
     }
     d->all++;
-    if (!(t->hint & DUALOPT_MON_REMOTE)) {
+    if (!(t->dualopt_access & DUALOPT_MON_REMOTE)) {
         return;
     }
     d->nremote++;
-    d->remote_hits += (t->hint & DUALOPT_MON_HIT) != 0;
-    if (!(t->hint & DUALOPT_MON_WRITE)) {
+    d->remote_hits += (t->dualopt_access & DUALOPT_MON_HIT) != 0;
+    if (!(t->dualopt_access & DUALOPT_MON_WRITE)) {
         uint64_t m = 0;
         idmap_remove(&d->lines, t->addr, &m);
         idmap_insert(&d->lines, t->addr, m | t->mask);

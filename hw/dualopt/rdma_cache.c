@@ -51,7 +51,7 @@
  * - Invalidate from the network: the clean bytes of the lines it covers are dropped
  *   (dirty bytes stay), and it is forwarded.
  * - Mode: `enabled` is the initial state; a transaction on the optional port `mode`
- *   sets enabled = (hint == DUALOPT_MODE_CACHE) (dualopt_mode.h) and is released.
+ *   sets enabled = (dualopt_mode == DUALOPT_MODE_CACHE) (dualopt_mode.h) and is released.
  *   Disabling writes back and invalidates everything; while disabled every
  *   transaction passes through (responses of recorded reads are still merged).
  * - Write-backs of one flush go out in set-major, way-minor order.
@@ -122,7 +122,7 @@ static const ParamDef rc_params[] = {
 static const PortDef rc_ports[] = {
     {.name = "gpu", .required = true, .doc = "GPU side (xbar.remote)"},
     {.name = "net", .required = true, .doc = "RDMA engine side (rdma.gpu)"},
-    {.name = "mode", .doc = "mode transactions from the decision engine (hint)"},
+    {.name = "mode", .doc = "mode transactions from the decision engine (dualopt_mode)"},
 };
 
 static uint32_t rc_popcount(uint64_t v)
@@ -423,7 +423,7 @@ static void rc_set_mode(RCache *c)
 {
     Txn *t;
     while ((t = port_take(c->mode)) != NULL) {
-        bool on = t->hint == DUALOPT_MODE_CACHE;
+        bool on = t->dualopt_mode == DUALOPT_MODE_CACHE;
         if (on != c->enabled) {
             (*c->mode_changes)++;
             if (!on) {

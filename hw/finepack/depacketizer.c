@@ -2,16 +2,16 @@
  * section IV-B, SPEC.md 2.3), a bump-in-the-wire block between the network side
  * (`down`, from the RDMA engine) and the crossbar side (`up`).
  *
- * Modelled: a FinePack packet (hint FP_HINT_PACKET | subhdr, fp_format.h) arriving
- * at `down` is split into one posted write per sub-packet (addr = base + offset, the
- * sub-packet's bytes, src/dst of the packet, parent = [packet id]) in packet order,
- * into a buffer of `entries` slots (64 x 128 B: a sub-packet is at most 128 bytes and
- * takes one slot). The buffer drains towards `up` at `drain_per_cycle` transactions
- * per platform clock cycle. When the buffer is full, the packet stays at the head of
- * the `down` port's buffer, which then fills and stops the link (backpressure): a
- * packet leaves the port buffer once all its sub-packets are in the buffer.
- * Every other ingress transaction (plain stores, reads, responses, controls) joins
- * the same buffer in arrival order, so nothing overtakes a store unpacked before it
+ * Modelled: a FinePack packet (a write with fp_packet = FP_TAG_PACKET | subhdr,
+ * fp_format.h) arriving at `down` is split into one posted write per sub-packet
+ * (addr = base + offset, the sub-packet's bytes, src/dst of the packet, parent =
+ * [packet id]) in packet order, into a buffer of `entries` slots (64 x 128 B: a
+ * sub-packet is at most 128 bytes and takes one slot). The buffer drains towards `up` at
+ * `drain_per_cycle` transactions per platform clock cycle. When the buffer is full, the
+ * packet stays at the head of the `down` port's buffer, which then fills and stops the
+ * link (backpressure): a packet leaves the port buffer once all its sub-packets are in
+ * the buffer. Every other ingress transaction (plain stores, reads, responses, controls)
+ * joins the same buffer in arrival order, so nothing overtakes a store unpacked before it
  * (a read after a flushed store sees the store). Egress traffic (`up` to `down`)
  * passes through in order with backpressure.
  * Not modelled: the L2 side of the drain (the crossbar's backpressure stands for it).
@@ -92,9 +92,9 @@ static void dp_reset(Block *b)
 
 static bool dp_is_packet(const Txn *t)
 {
-    uint32_t sh = t->hint & 0xfu;
-    return t->cmd == TXN_WRITE && (t->hint & FP_HINT_KIND_MASK) == FP_HINT_PACKET &&
-           (t->hint & ~(FP_HINT_KIND_MASK | 0xfu)) == 0 && sh >= FP_SUBHDR_MIN &&
+    uint32_t sh = t->fp_packet & 0xfu;
+    return t->cmd == TXN_WRITE && (t->fp_packet & FP_TAG_MASK) == FP_TAG_PACKET &&
+           (t->fp_packet & ~(FP_TAG_MASK | 0xfu)) == 0 && sh >= FP_SUBHDR_MIN &&
            sh <= FP_SUBHDR_MAX;
 }
 
@@ -109,7 +109,7 @@ static void dp_push(Depacketizer *d, Txn *t)
 /* Checks the whole packet before anything is unpacked. */
 static bool dp_parse_ok(const Txn *p, FpHeader *h)
 {
-    uint32_t sh = p->hint & 0xfu, bits = fp_offset_bits(sh);
+    uint32_t sh = p->fp_packet & 0xfu, bits = fp_offset_bits(sh);
     if (!p->data || !fp_header_get(p->data, p->len, h) ||
         p->len != FP_HDR_BYTES + fp_pad_dw(h->payload) ||
         (h->base >> bits << bits) != h->base) {
@@ -157,7 +157,7 @@ static void dp_fill(Depacketizer *d)
             dp_push(d, dp_take(d, now));
             continue;
         }
-        uint32_t sh = p->hint & 0xfu;
+        uint32_t sh = p->fp_packet & 0xfu;
         if (d->pos == 0) {
             if (!dp_parse_ok(p, &d->head)) {
                 (*d->format_errors)++;

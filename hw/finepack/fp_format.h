@@ -22,10 +22,12 @@
  *   says "an unused encoding in the type field").
  * - The payload length in bytes is recoverable from Length and Last BE (Last BE is a
  *   contiguous mask of 1..4 low bytes), so the receiver knows where padding starts.
- * - Side-band tags (Txn.hint): a run from the remote write queue to the packetizer
- *   carries FP_HINT_RUN | subhdr << 12 | runs still to come in its flush; a packet
- *   carries FP_HINT_PACKET | subhdr. The sub-header size is a configuration register
- *   that both ends of a link must agree on (paper IV-B); the tag stands for it. */
+ * - Side-band headers (kernel/txn_fields.def): a run from the remote write queue to
+ *   the packetizer carries fp_run = FP_TAG_RUN | subhdr << 12 | runs still to come in
+ *   its flush; a packet carries fp_packet = FP_TAG_PACKET | subhdr. The sub-header
+ *   size is a configuration register that both ends of a link must agree on (paper
+ *   IV-B); the header stands for it. The tag in the top 16 bits is checked by the
+ *   reader, so a value that is not a FinePack header is never taken for one. */
 #ifndef MGTLM_HW_FINEPACK_FP_FORMAT_H
 #define MGTLM_HW_FINEPACK_FP_FORMAT_H
 
@@ -42,10 +44,10 @@
 #define FP_MAX_PAYLOAD 4096u
 #define FP_LINE 128u
 
-#define FP_HINT_KIND_MASK 0xffff0000u
-#define FP_HINT_RUN 0x46520000u    /* "FR" */
-#define FP_HINT_PACKET 0x46500000u /* "FP" */
-#define FP_HINT_RUN_MAX_REST 0xfffu
+#define FP_TAG_MASK 0xffff0000u
+#define FP_TAG_RUN 0x46520000u    /* "FR" */
+#define FP_TAG_PACKET 0x46500000u /* "FP" */
+#define FP_RUN_MAX_REST 0xfffu
 
 typedef struct FpHeader {
     uint64_t base;      /* window base address (multiple of 4) */
@@ -76,14 +78,16 @@ bool fp_header_get(const uint8_t *p, size_t n, FpHeader *h);
 void fp_subhdr_put(uint8_t *p, uint32_t subhdr, uint32_t len, uint64_t off);
 void fp_subhdr_get(const uint8_t *p, uint32_t subhdr, uint32_t *len, uint64_t *off);
 
-static inline uint32_t fp_hint_run(uint32_t subhdr, uint32_t rest)
+/* Txn.fp_run of a run with rest runs still to come in its flush. */
+static inline uint32_t fp_run_header(uint32_t subhdr, uint32_t rest)
 {
-    return FP_HINT_RUN | subhdr << 12 | rest;
+    return FP_TAG_RUN | subhdr << 12 | rest;
 }
 
-static inline uint32_t fp_hint_packet(uint32_t subhdr)
+/* Txn.fp_packet of a packet. */
+static inline uint32_t fp_packet_header(uint32_t subhdr)
 {
-    return FP_HINT_PACKET | subhdr;
+    return FP_TAG_PACKET | subhdr;
 }
 
 #endif

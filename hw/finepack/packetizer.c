@@ -3,15 +3,15 @@
  * (`down`).
  *
  * Modelled: a flush of the remote write queue arrives as its runs (posted writes
- * tagged FP_HINT_RUN, fp_format.h), in packet order; the last run (no runs still to
- * come) closes the packet. The packet is one transaction: cmd write, posted, addr =
- * window base, data = the exact TLP bytes (16-byte outer header of Table I, then per
- * run a sub-header of subhdr bytes with the 10-bit length and the offset from the
- * base, then the run's data, then zero padding to a whole DW), len = those bytes,
- * wire = payload bytes before padding (sub-headers + data; the link adds the
- * protocol's framing, header and CRC and pads to its flit), hint = FP_HINT_PACKET |
- * subhdr, parent = the ids of the stores it carries (first appearance order).
- * Everything else passes through in order, in both directions, with backpressure.
+ * whose fp_run header has the tag FP_TAG_RUN, fp_format.h), in packet order; the
+ * last run (no runs still to come) closes the packet. The packet is one transaction: cmd
+ * write, posted, addr = window base, data = the exact TLP bytes (16-byte outer header of
+ * Table I, then per run a sub-header of subhdr bytes with the 10-bit length and the
+ * offset from the base, then the run's data, then zero padding to a whole DW), len =
+ * those bytes, wire = payload bytes before padding (sub-headers + data; the link adds the
+ * protocol's framing, header and CRC and pads to its flit), fp_packet =
+ * FP_TAG_PACKET | subhdr, parent = the ids of the stores it carries (first appearance
+ * order). Everything else passes through in order, in both directions, with backpressure.
  * Not modelled: the packetizer's own cycles (a packet leaves when its last run
  * arrives).
  *
@@ -98,7 +98,7 @@ static void pk_close(Packetizer *k)
     p->src = first->src;
     p->dst = first->dst;
     p->wire = payload;
-    p->hint = fp_hint_packet(sh);
+    p->fp_packet = fp_packet_header(sh);
     FpHeader h = {.base = k->open_base,
                   .payload = payload,
                   .requester = (uint16_t)((first->src < 0 ? 0 : first->src) << 8),
@@ -142,14 +142,14 @@ static void pk_close(Packetizer *k)
 
 static bool pk_is_run(const Txn *t)
 {
-    uint32_t sh = (t->hint >> 12) & 0xfu;
-    return t->cmd == TXN_WRITE && (t->hint & FP_HINT_KIND_MASK) == FP_HINT_RUN &&
+    uint32_t sh = (t->fp_run >> 12) & 0xfu;
+    return t->cmd == TXN_WRITE && (t->fp_run & FP_TAG_MASK) == FP_TAG_RUN &&
            sh >= FP_SUBHDR_MIN && sh <= FP_SUBHDR_MAX;
 }
 
 static void pk_run(Packetizer *k, Txn *t)
 {
-    uint32_t sh = (t->hint >> 12) & 0xfu;
+    uint32_t sh = (t->fp_run >> 12) & 0xfu;
     uint32_t bits = fp_offset_bits(sh);
     uint64_t base = t->addr >> bits << bits;
     bool fits = t->len > 0 && t->len < (1u << FP_LEN_BITS) &&
@@ -170,7 +170,7 @@ static void pk_run(Packetizer *k, Txn *t)
     }
     k->open_payload += sh + t->len;
     txn_fifo_push(&k->open, t);
-    if ((t->hint & FP_HINT_RUN_MAX_REST) == 0) {
+    if ((t->fp_run & FP_RUN_MAX_REST) == 0) {
         pk_close(k);
     }
 }

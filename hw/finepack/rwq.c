@@ -11,7 +11,7 @@
  * bytes overlap queued bytes (that partition, before the request proceeds), and the
  * optional inactivity `timeout` (restarted by every insertion). A flush sends the
  * partition's runs of contiguous enabled bytes downstream, in packet order, as posted
- * writes tagged for the packetizer (fp_format.h: hint = FP_HINT_RUN | subhdr << 12 |
+ * writes tagged for the packetizer (fp_format.h: fp_run = FP_TAG_RUN | subhdr << 12 |
  * runs still to come); each run's parents are the ids of the stores whose bytes it
  * carries (last writer of each byte, in order of first appearance).
  * Not modelled: SRAM access time (queueing is instantaneous), the FSM's cycles.
@@ -192,7 +192,7 @@ static void rwq_flush(Rwq *q, RwqSlot *s, int why)
         t->posted = true;
         t->src = (int16_t)q->own;
         t->dst = (int16_t)s->dst;
-        t->hint = fp_hint_run(q->cfg.subhdr, n - 1u - i);
+        t->fp_run = fp_run_header(q->cfg.subhdr, n - 1u - i);
         txn_set_parents(t, q->ids, rwq_run_parents(q, r));
         egress_add(&q->outq, t, 0);
     }

@@ -4,10 +4,10 @@
  * Modelled: a set-associative cache (`size` 16 KiB, `ways` 4, `line` 64 B, LRU) with
  * functional data, write-through without write-allocate, invalidated completely on
  * kernel_begin; the SCBU registers [start, end) = this GPU's memory range; an MSHR of
- * `mshr` (32) entries with word masks (mshr.h); a mode register set by TXN_MODE
- * transactions from the decision engine (port `decision`, hint = mode as in
- * hw/dualopt/dualopt_mode.h); one TXN_MONITOR record per read or write on port
- * `monitor` until a mode arrives (hint bits in dualopt_monitor.h).
+ * `mshr` (32) entries with word masks (mshr.h); a mode register set by `mode`
+ * transactions from the decision engine (port `decision`, dualopt_mode = mode as in
+ * hw/dualopt/dualopt_mode.h); one `monitor` record per read or write on port
+ * `monitor` until a mode arrives (dualopt_access bits in dualopt_monitor.h).
  * Not modelled: banks and tag/data array ports (any number of lookups per cycle), the
  * scalar L1, coherence beyond kernel_begin invalidation, replacement other than LRU.
  *
@@ -32,9 +32,10 @@
  * - Requests that are not one aligned whole line pass through uncached.
  * - An invalidate arriving from the memory side drops the line (counted) and ends
  *   here; other responses not matching an MSHR entry pass up to the CU.
- * - Monitor records: addr = line, mask = the request's mask (full for mask 0), hint
- *   = DUALOPT_MON_* bits; the hit bit is the lookup result (false when bypassed).
- *   Records stop once a mode has been declared (the engine decides once). */
+ * - Monitor records: addr = line, mask = the request's mask (full for mask 0),
+ *   dualopt_access = DUALOPT_MON_* bits; the hit bit is the lookup result (false
+ *   when bypassed). Records stop once a mode has been declared (the engine decides
+ *   once). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,12 +177,13 @@ static void l1_monitor(L1 *c, const Txn *t, bool remote, bool hit)
     if (!c->monitoring || !egress_bound(&c->mon)) {
         return;
     }
-    Txn *m = txn_new(c->base.sim, TXN_MONITOR, t->addr, 0);
+    Txn *m = txn_new_declared(c->base.sim, &dualopt_cmd_monitor, t->addr, 0);
     m->src = m->dst = (int16_t)(c->base.gpu >= 0 ? c->base.gpu : 0);
     m->unit = t->unit;
     m->mask = t->mask ? t->mask : c->full_mask;
-    m->hint = (remote ? DUALOPT_MON_REMOTE : 0u) | (hit ? DUALOPT_MON_HIT : 0u) |
-              (t->cmd == TXN_WRITE ? DUALOPT_MON_WRITE : 0u);
+    m->dualopt_access = (remote ? DUALOPT_MON_REMOTE : 0u) |
+                        (hit ? DUALOPT_MON_HIT : 0u) |
+                        (t->cmd == TXN_WRITE ? DUALOPT_MON_WRITE : 0u);
     (*c->records)++;
     egress_push(&c->mon, m, 0);
 }
@@ -353,10 +355,10 @@ static void l1_from_decision(L1 *c)
 {
     Txn *t;
     while ((t = port_take(c->decision)) != NULL) {
-        if (t->cmd == TXN_MODE && t->hint <= DUALOPT_MODE_CACHE) {
-            c->mode = (int)t->hint;
+        if (txn_is(t, &dualopt_cmd_mode) && t->dualopt_mode <= DUALOPT_MODE_CACHE) {
+            c->mode = (int)t->dualopt_mode;
             c->monitoring = false;
-            *c->mode_stat = t->hint;
+            *c->mode_stat = t->dualopt_mode;
         }
         txn_unref(t);
     }

@@ -47,8 +47,8 @@
  * - Insertion: remote lines iff `remote`; local lines always under `twice`; under
  *   `once` a line is inserted only if one of its requesters is this GPU (a write from
  *   another GPU that misses goes to memory uncached); `auto` selects once when the
- *   hint of the last kernel_begin seen on rq equals `once_hint` (LADM: intra-thread
- *   locality), else twice.
+ *   kernel_hint of the last kernel_begin seen on rq equals `once_hint` (LADM:
+ *   intra-thread locality), else twice.
  * - Remote lines are never dirty; evicting one is silent (the home's directory keeps
  *   the sharer; a later invalidate misses).
  * - Pass-through traffic (responses not for a fill, invalidates for other GPUs,
@@ -234,7 +234,7 @@ static bool l2_from_rq(L2 *c, Txn *t)
     if (l2_is_control(t->cmd)) {
         if (t->cmd == TXN_KERNEL_BEGIN) {
             (*c->kernels)++;
-            c->once_now = t->hint == c->once_hint;
+            c->once_now = t->kernel_hint == c->once_hint;
         }
         if (egress_bound(&c->qnet)) {
             l2_pass(c, c->rq, &c->qnet);

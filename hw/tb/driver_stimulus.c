@@ -16,14 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
 
+/* Keys besides the extension fields of kernel/txn_fields.def. */
 static const char *const stim_keys[] = {
-    "t",    "gap",    "cmd",  "addr",  "len",  "data",    "be", "src", "dst",
-    "unit", "posted", "mask", "epoch", "hint", "sharers", "id", "req", "status",
-    "threads",
+    "t",   "gap",  "cmd",    "addr", "len", "data",   "be",      "src",
+    "dst", "unit", "posted", "id",   "req", "status", "threads",
 };
 
 typedef struct StimCtx {
@@ -144,13 +145,15 @@ static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
     return true;
 }
 
-static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out)
+/* A command name: generic, or declared by hardware (hw/txn_cmds.h; *decl). */
+static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out,
+                     const TxnCmdDecl **decl)
 {
     const char *s;
     if (!stim_string(c, o, key, &s)) {
         return false;
     }
-    if (!txn_cmd_parse(s, out)) {
+    if (!txn_cmd_parse(s, hw_txn_cmds, out, decl)) {
         return stim_fail(c, key,
                          "unknown command '%s' (read, write, atomic, invalidate,"
                          " release, kernel_begin, kernel_end, resp)",
@@ -169,7 +172,7 @@ static bool stim_resp(const StimCtx *c, json_t *o, DriverEntry *e)
         return !json_object_get(o, bad) ||
                stim_fail(c, bad, "only allowed with cmd \"resp\"");
     }
-    if (!stim_cmd(c, o, "req", &e->req_cmd)) {
+    if (!stim_cmd(c, o, "req", &e->req_cmd, &e->declared)) {
         return false;
     }
     e->status = TXN_STATUS_OK;
@@ -273,17 +276,15 @@ static bool stim_extensions(const StimCtx *c, json_t *o, DriverEntry *e)
         }
         e->posted = json_is_true(posted);
     }
-    uint64_t mask = 0, epoch = 0, hint = 0;
-    if (!stim_opt(c, o, "mask", true, UINT32_MAX, &mask) ||
-        !stim_opt(c, o, "epoch", false, UINT32_MAX, &epoch) ||
-        !stim_opt(c, o, "hint", false, UINT32_MAX, &hint) ||
-        !stim_opt(c, o, "sharers", true, UINT64_MAX, &e->sharers) ||
-        !stim_opt(c, o, "id", false, UINT64_MAX, &e->id)) {
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        const TxnField *x = &txn_fields[i];
+        if (!stim_opt(c, o, x->name, x->kind == TXN_FIELD_HEX, x->max, &e->ext[i])) {
+            return false;
+        }
+    }
+    if (!stim_opt(c, o, "id", false, UINT64_MAX, &e->id)) {
         return false;
     }
-    e->mask = (uint32_t)mask;
-    e->epoch = (uint32_t)epoch;
-    e->hint = (uint32_t)hint;
     e->has_id = json_object_get(o, "id") != NULL;
     return stim_small(c, o, "src", &e->src) && stim_small(c, o, "dst", &e->dst) &&
            stim_small(c, o, "unit", &e->unit);
@@ -329,7 +330,7 @@ static bool stim_known_keys(const StimCtx *c, json_t *o)
     json_t *v;
     json_object_foreach(o, key, v)
     {
-        bool known = false;
+        bool known = txn_field_find(key) != NULL;
         for (size_t k = 0; k < sizeof stim_keys / sizeof stim_keys[0]; k++) {
             known = known || strcmp(key, stim_keys[k]) == 0;
         }
@@ -351,7 +352,7 @@ static bool stim_entry(const StimCtx *c, json_t *o, SimTime prev, DriverEntry *e
     if (!json_object_get(o, "cmd")) {
         return stim_fail(c, NULL, "missing cmd");
     }
-    if (!stim_cmd(c, o, "cmd", &e->cmd) || !stim_resp(c, o, e)) {
+    if (!stim_cmd(c, o, "cmd", &e->cmd, &e->declared) || !stim_resp(c, o, e)) {
         return false;
     }
     bool addressed = e->cmd == TXN_READ || e->cmd == TXN_WRITE || e->cmd == TXN_ATOMIC ||
@@ -406,6 +407,7 @@ bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps
 Txn *driver_entry_txn(Sim *sim, const DriverEntry *e)
 {
     Txn *t = txn_new(sim, e->cmd, e->addr, e->len);
+    t->declared = e->declared;
     if (e->has_id) {
         t->id = e->id;
     }
@@ -421,10 +423,9 @@ Txn *driver_entry_txn(Sim *sim, const DriverEntry *e)
     t->dst = e->dst;
     t->unit = e->unit;
     t->posted = e->posted;
-    t->mask = e->mask;
-    t->epoch = e->epoch;
-    t->hint = e->hint;
-    t->sharers = e->sharers;
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        txn_field_set(t, &txn_fields[i], e->ext[i]);
+    }
     txn_set_threads(t, e->threads, e->nthreads);
     return t;
 }

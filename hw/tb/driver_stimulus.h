@@ -10,16 +10,16 @@
 typedef struct DriverEntry {
     SimTime t; /* absolute send time */
     TxnCmd cmd;
-    TxnCmd req_cmd;   /* for resp */
-    TxnStatus status; /* for resp */
+    TxnCmd req_cmd;             /* for resp */
+    const TxnCmdDecl *declared; /* cmd or req_cmd TXN_DECLARED: which (static) */
+    TxnStatus status;           /* for resp */
     uint64_t addr;
     uint32_t len;
     uint8_t *data; /* len bytes or NULL, owned */
     uint8_t *be;   /* len bytes (0 or 0xff) or NULL, owned */
     int16_t src, dst, unit;
     bool posted;
-    uint32_t mask, epoch, hint;
-    uint64_t sharers;
+    uint64_t ext[TXN_FIELD_COUNT]; /* extension fields, txn_fields[] order */
     bool has_id;
     uint64_t id;
     TxnThread *threads; /* nthreads wavefront threads or NULL, owned */

@@ -24,11 +24,11 @@
  * wavefront record share the record's time, so they leave `gap` apart.
  *
  * Sequence: kernel mode (kernels > 1, or pattern shared) repeats per kernel k:
- * kernel_begin (hint), the kernel's accesses, release (after every response),
- * kernel_end; a kernel_end leaving later than (k + 1) * T - gap counts in
- * kernel_overrun_errors. Without kernel mode the accesses run once. With verify, after
- * the last access (and a release, or the last kernel_end), the cu reads back every
- * byte it wrote (cu_written.h) and checks it against the shadow.
+ * kernel_begin (kernel_hint = param hint), the kernel's accesses, release (after
+ * every response), kernel_end; a kernel_end leaving later than (k + 1) * T - gap
+ * counts in kernel_overrun_errors. Without kernel mode the accesses run once. With
+ * verify, after the last access (and a release, or the last kernel_end), the cu reads
+ * back every byte it wrote (cu_written.h) and checks it against the shadow.
  *
  * Data check (exact): the cu keeps a sparse shadow of every byte it wrote (the
  * shadow starts as the fill pattern, which must match the memory's `fill`). A read
@@ -86,8 +86,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/workload/cu_priv.h"
 #include "hw/lib/fill.h"
+#include "hw/workload/cu_priv.h"
 
 const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
                                    "tiled", "scatter", "shared",  "halo",    NULL};
@@ -461,7 +461,7 @@ static void cu_req_from_rec(Cu *c)
     c->req = (CuReq){.cmd = cmds[r->op],
                      .ready = r->t,
                      .posted = r->posted || c->posted,
-                     .hint = r->hint,
+                     .kernel_hint = r->hint,
                      .vk = -1,
                      .ek = -1};
     if (r->nthreads && c->wavefront) {
@@ -559,7 +559,7 @@ static void cu_control(Cu *c, TxnCmd cmd, SimTime ready, bool drain)
 {
     c->req = (CuReq){.cmd = cmd,
                      .ready = ready,
-                     .hint = cmd == TXN_KERNEL_BEGIN ? (uint32_t)c->hint : 0,
+                     .kernel_hint = cmd == TXN_KERNEL_BEGIN ? (uint32_t)c->hint : 0,
                      .vk = -1,
                      .ek = -1,
                      .drain = drain};
@@ -683,7 +683,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     t->dst = (int16_t)(control ? c->own : block_home(&c->base, q->addr));
     t->unit = (int16_t)c->unit;
     t->posted = q->cmd == TXN_WRITE && q->posted;
-    t->hint = q->hint;
+    t->kernel_hint = q->kernel_hint;
     if (q->cmd == TXN_WRITE || q->cmd == TXN_ATOMIC) {
         uint8_t *d = txn_set_data(t, q->data);
         if (q->vk >= 0) {

@@ -7,14 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hw/lib/idmap.h"
+#include "hw/lib/rng.h"
+#include "hw/lib/sparse.h"
 #include "hw/workload/cu_halo.h"
 #include "hw/workload/cu_pattern.h"
 #include "hw/workload/cu_shared.h"
 #include "hw/workload/cu_trace.h"
 #include "hw/workload/cu_written.h"
-#include "hw/lib/idmap.h"
-#include "hw/lib/rng.h"
-#include "hw/lib/sparse.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 
@@ -54,7 +54,7 @@ typedef struct CuReq {
     uint64_t addr;
     uint32_t len;
     bool posted;
-    uint32_t hint;
+    uint32_t kernel_hint;
     SimTime ready;
     const uint8_t *data;     /* NULL = PRNG data (writes, atomics) */
     const uint8_t *be;       /* NULL = all bytes */

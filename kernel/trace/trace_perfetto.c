@@ -48,8 +48,7 @@ static void perfetto_record(TraceSink *sink, const Port *port, const char *ev,
     fprintf(f,
             "{\"name\":\"%s %" PRIu64 "\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\","
             "\"ts\":%" PRIu64 ".%06" PRIu64 ",\"pid\":%u,\"tid\":%u,\"args\":",
-            txn_cmd_name(t->cmd), t->id, ev, now / SIM_US, now % SIM_US, pp->pid,
-            pp->tid);
+            txn_cmd_label(t), t->id, ev, now / SIM_US, now % SIM_US, pp->pid, pp->tid);
     trace_record_write(f, now, port->name, ev, t);
     fputc('}', f);
 }

@@ -1,8 +1,9 @@
 /* The log / golden record of one transaction event, written as compact JSON with the
  * keys in schema order (see kernel/trace/trace.h and docs/log-format.md):
- * t port ev id cmd [req status] addr len [src dst unit posted data be mask epoch hint
- * wire sharers threads parent], optional keys only when set. trace_record_json parses the
- * written text back, so the JSON object and the streamed line can never differ. */
+ * t port ev id cmd [req status] addr len [src dst unit posted data be, the extension
+ * fields of kernel/txn_fields.def in order, threads parent], optional keys only when
+ * set. trace_record_json parses the written text back, so the JSON object and the
+ * streamed line can never differ. */
 #include "trace.h"
 
 #include <inttypes.h>
@@ -68,20 +69,17 @@ static void write_optional(FILE *f, const Txn *txn)
         fputs(",\"be\":", f);
         write_be(f, txn->be, txn->len);
     }
-    if (txn->mask) {
-        fprintf(f, ",\"mask\":\"0x%" PRIx32 "\"", txn->mask);
-    }
-    if (txn->epoch) {
-        fprintf(f, ",\"epoch\":%" PRIu32, txn->epoch);
-    }
-    if (txn->hint) {
-        fprintf(f, ",\"hint\":%" PRIu32, txn->hint);
-    }
-    if (txn->wire) {
-        fprintf(f, ",\"wire\":%" PRIu32, txn->wire);
-    }
-    if (txn->sharers) {
-        fprintf(f, ",\"sharers\":\"0x%" PRIx64 "\"", txn->sharers);
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        const TxnField *x = &txn_fields[i];
+        uint64_t v = txn_field_get(txn, x);
+        if (v == 0) {
+            continue;
+        }
+        if (x->kind == TXN_FIELD_HEX) {
+            fprintf(f, ",\"%s\":\"0x%" PRIx64 "\"", x->name, v);
+        } else {
+            fprintf(f, ",\"%s\":%" PRIu64, x->name, v);
+        }
     }
     if (txn->nthreads > 0) {
         fputs(",\"threads\":[", f);
@@ -106,9 +104,9 @@ bool trace_record_write(FILE *f, SimTime t, const char *port, const char *ev,
     fprintf(f, "{\"t\":%" PRIu64 ",\"port\":", t);
     trace_json_string(f, port);
     fprintf(f, ",\"ev\":\"%s\",\"id\":%" PRIu64 ",\"cmd\":\"%s\"", ev, txn->id,
-            txn_cmd_name(txn->cmd));
+            txn_cmd_label(txn));
     if (txn->cmd == TXN_RESP) {
-        fprintf(f, ",\"req\":\"%s\",\"status\":\"%s\"", txn_cmd_name(txn->req_cmd),
+        fprintf(f, ",\"req\":\"%s\",\"status\":\"%s\"", txn_req_label(txn),
                 txn_status_name(txn->status));
     }
     fprintf(f, ",\"addr\":\"0x%" PRIx64 "\",\"len\":%" PRIu32, txn->addr, txn->len);

@@ -3,8 +3,9 @@
  * '[' becomes '_', ']' is dropped and other characters outside [A-Za-z0-9_] become
  * '_') holding four signals: `id` (64 bits, id of the last transaction recorded),
  * `cmd` (4 bits, its command code: 0 read, 1 write, 2 atomic, 3 invalidate,
- * 4 release, 5 kernel_begin, 6 kernel_end, 7 resp), `send` (1 = last event was a
- * send, 0 = an arrival) and `count` (64 bits, events recorded so far).
+ * 4 release, 5 kernel_begin, 6 kernel_end, 7 resp, 8 a declared command such as
+ * DualOpt's monitor and mode), `send` (1 = last event was a send, 0 = an arrival)
+ * and `count` (64 bits, events recorded so far).
  * Streaming: value changes are written when simulated time moves past their time
  * step, one change per signal per step (the last value of the step), so only the
  * ports touched in the current step are held. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/txn.h"
@@ -36,23 +37,30 @@ typedef struct GoldenField {
     FieldKind kind;
 } GoldenField;
 
+/* Fields besides the extension fields of kernel/txn_fields.def (see field_find). */
 static const GoldenField golden_fields[] = {
     {"t", FK_UINT},      {"port", FK_STRING}, {"ev", FK_EV},         {"id", FK_UINT},
     {"cmd", FK_CMD},     {"req", FK_CMD},     {"status", FK_STATUS}, {"addr", FK_HEX},
     {"len", FK_UINT},    {"src", FK_SINT},    {"dst", FK_SINT},      {"unit", FK_SINT},
-    {"posted", FK_BOOL}, {"data", FK_DATA},   {"be", FK_HEX},        {"mask", FK_HEX0},
-    {"epoch", FK_ZERO},  {"hint", FK_ZERO},   {"wire", FK_ZERO},     {"sharers", FK_HEX0},
-    {"parent", FK_LIST},
+    {"posted", FK_BOOL}, {"data", FK_DATA},   {"be", FK_HEX},        {"parent", FK_LIST},
 };
 
-static const GoldenField *field_find(const char *key)
+/* The field named key: a fixed one or an extension field (a hex one compares as a
+ * hex number, default 0; another as an integer, default 0). False if unknown. */
+static bool field_find(const char *key, GoldenField *out)
 {
     for (size_t i = 0; i < sizeof golden_fields / sizeof golden_fields[0]; i++) {
         if (strcmp(golden_fields[i].key, key) == 0) {
-            return &golden_fields[i];
+            *out = golden_fields[i];
+            return true;
         }
     }
-    return NULL;
+    const TxnField *x = txn_field_find(key);
+    if (!x) {
+        return false;
+    }
+    *out = (GoldenField){x->name, x->kind == TXN_FIELD_HEX ? FK_HEX0 : FK_ZERO};
+    return true;
 }
 
 static const char *const mode_names[] = {"exact", "order", "set"};
@@ -93,6 +101,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     json_int_t i = json_is_integer(v) ? json_integer_value(v) : -2;
     TxnCmd cmd;
+    const TxnCmdDecl *decl;
     TxnStatus st;
     switch (f->kind) {
     case FK_UINT:
@@ -110,7 +119,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
         return (s && (strcmp(s, "send") == 0 || strcmp(s, "recv") == 0)) ||
                sim_error_set(err, "/ev: expected \"send\" or \"recv\"");
     case FK_CMD:
-        return (s && txn_cmd_parse(s, &cmd)) ||
+        return (s && txn_cmd_parse(s, hw_txn_cmds, &cmd, &decl)) ||
                sim_error_set(err,
                              "/%s: expected a command name (read, write, atomic,"
                              " invalidate, release, kernel_begin, kernel_end, resp)",
@@ -151,11 +160,11 @@ bool golden_record_check(json_t *rec, SimError *err)
     json_t *v;
     json_object_foreach(rec, key, v)
     {
-        const GoldenField *f = field_find(key);
-        if (!f) {
+        GoldenField f;
+        if (!field_find(key, &f)) {
             return sim_error_set(err, "/%s: unknown record field", key);
         }
-        if (!value_check(f, v, err)) {
+        if (!value_check(&f, v, err)) {
             return false;
         }
     }
@@ -189,7 +198,11 @@ static bool list_equal(const json_t *a, const json_t *b)
 
 bool golden_field_match(const char *key, const json_t *gv, const json_t *ov)
 {
-    const GoldenField *f = field_find(key);
+    GoldenField field;
+    if (!field_find(key, &field)) {
+        return false;
+    }
+    const GoldenField *f = &field;
     switch (f->kind) {
     case FK_UINT:
         return json_is_integer(ov) && json_integer_value(ov) == json_integer_value(gv);

@@ -4,7 +4,7 @@
  * Only the fields present in a golden record are compared. Hex-number fields (addr,
  * be, mask, sharers) compare numerically, data byte-wise and case-insensitively;
  * an observed record without an optional field has its default (src/dst/unit -1,
- * posted false, mask/sharers/epoch/hint/wire 0, parent []).
+ * posted false, the extension fields of kernel/txn_fields.def 0, parent []).
  * Modes: exact (same order, and t compared), order (same order, t ignored), set (any
  * order, t ignored; a one-to-one assignment of observed to golden records is
  * searched, so overlapping partial records are matched correctly). In every mode the

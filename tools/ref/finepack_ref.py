@@ -23,7 +23,7 @@ Rules restated here:
 - Packet: 16-byte header (0x7a, 0, length in DW (10 bits), requester = src << 8,
   tag = packet count mod 256, last BE << 4, address[63:2]), then per run a big-endian
   sub-header (len << (8*subhdr-10) | offset) and data, zero padding to a DW. Record:
-  addr = base, len = 16 + padded payload, wire = payload, hint = 0x46500000 | subhdr,
+  addr = base, len = 16 + padded payload, wire = payload, fp_packet = 0x46500000 | subhdr,
   parent = last writers of the bytes, first appearance order.
 """
 import json
@@ -125,7 +125,7 @@ def main():
         pkt = hdr + body + bytes(dw * 4 - pay)
         out.append({"t": t, "port": port, "ev": "recv", "cmd": "write",
                     "addr": hex(base), "len": len(pkt), "src": 0, "dst": d,
-                    "posted": True, "data": tohex(pkt), "hint": 0x46500000 | sh,
+                    "posted": True, "data": tohex(pkt), "fp_packet": 0x46500000 | sh,
                     "wire": pay, "parent": parents})
         parts[d] = Part()
 

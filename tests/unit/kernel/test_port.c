@@ -331,15 +331,52 @@ static void test_txn_refcounts(void)
     sim_free(sim);
 }
 
+static const TxnCmdDecl test_cmd_poke = {.name = "poke", .doc = "a test command"};
+static const TxnCmdDecl test_cmd_peek = {.name = "peek", .doc = "another"};
+
 static void test_names(void)
 {
     TxnCmd c;
-    CHECK(txn_cmd_parse("kernel_end", &c) && c == TXN_KERNEL_END);
-    CHECK(!txn_cmd_parse("kernel", &c));
+    const TxnCmdDecl *d = &test_cmd_peek;
+    CHECK(txn_cmd_parse("kernel_end", NULL, &c, &d) && c == TXN_KERNEL_END && !d);
+    CHECK(!txn_cmd_parse("kernel", NULL, &c, &d));
+    CHECK(!txn_cmd_parse("poke", NULL, &c, &d));
+    CHECK(!txn_cmd_parse("declared", NULL, &c, &d));
     CHECK_STR(txn_cmd_name(TXN_RESP), "resp");
     TxnStatus st;
     CHECK(txn_status_parse("address_error", &st) && st == TXN_STATUS_ADDRESS_ERROR);
     CHECK_STR(txn_status_name(TXN_STATUS_OK), "ok");
+}
+
+/* Commands declared outside the kernel: parsed from the caller's list, named in
+ * labels, told apart by txn_is, carried into responses, never answered. */
+static void test_declared(void)
+{
+    const TxnCmdDecl *const decls[] = {&test_cmd_poke, &test_cmd_peek, NULL};
+    TxnCmd c;
+    const TxnCmdDecl *d = NULL;
+    CHECK(txn_cmd_parse("peek", decls, &c, &d) && c == TXN_DECLARED &&
+          d == &test_cmd_peek);
+    CHECK(txn_cmd_parse("read", decls, &c, &d) && c == TXN_READ && !d);
+    CHECK(!txn_cmd_parse("pok", decls, &c, &d));
+    Sim *sim = sim_new();
+    Txn *t = txn_new_declared(sim, &test_cmd_poke, 0x40, 0);
+    CHECK(t->cmd == TXN_DECLARED && txn_is(t, &test_cmd_poke));
+    CHECK(!txn_is(t, &test_cmd_peek));
+    CHECK_STR(txn_cmd_label(t), "poke");
+    CHECK_STR(txn_req_label(t), "poke");
+    CHECK(!txn_needs_response(t));
+    Txn *r = txn_new_response(sim, t);
+    CHECK(!txn_is(r, &test_cmd_poke));
+    CHECK_STR(txn_cmd_label(r), "resp");
+    CHECK_STR(txn_req_label(r), "poke");
+    Txn *g = txn_new(sim, TXN_WRITE, 0, 0);
+    CHECK(g->declared == NULL && !txn_is(g, &test_cmd_poke));
+    CHECK_STR(txn_cmd_label(g), "write");
+    txn_unref(g);
+    txn_unref(r);
+    txn_unref(t);
+    sim_free(sim);
 }
 
 int main(void)
@@ -351,5 +388,6 @@ int main(void)
     RUN(test_connect_errors);
     RUN(test_txn_refcounts);
     RUN(test_names);
+    RUN(test_declared);
     return harness_report();
 }

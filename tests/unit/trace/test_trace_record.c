@@ -57,7 +57,12 @@ static void test_every_field(void)
     t->posted = true;
     t->mask = 0x8001;
     t->epoch = 6;
-    t->hint = 7;
+    t->kernel_hint = 7;
+    t->dualopt_mode = 2;
+    t->dualopt_access = 5;
+    t->codec_packet = 8;
+    t->fp_run = 9;
+    t->fp_packet = 10;
     t->wire = 48;
     t->sharers = 0xa;
     const uint64_t parents[3] = {12, 13, 14};
@@ -66,8 +71,10 @@ static void test_every_field(void)
                  "{\"t\":32000,\"port\":\"gpu0.codec.out\",\"ev\":\"send\",\"id\":1,"
                  "\"cmd\":\"write\",\"addr\":\"0x100000040\",\"len\":5,\"src\":1,"
                  "\"dst\":2,\"unit\":3,\"posted\":true,\"data\":\"0xdeadbeef01\","
-                 "\"be\":\"0x15\",\"mask\":\"0x8001\",\"epoch\":6,\"hint\":7,"
-                 "\"wire\":48,\"sharers\":\"0xa\",\"parent\":[12,13,14]}");
+                 "\"be\":\"0x15\",\"mask\":\"0x8001\",\"epoch\":6,\"kernel_hint\":7,"
+                 "\"dualopt_mode\":2,\"dualopt_access\":5,\"codec_packet\":8,"
+                 "\"fp_run\":9,\"fp_packet\":10,\"wire\":48,\"sharers\":\"0xa\","
+                 "\"parent\":[12,13,14]}");
     txn_unref(t);
     sim_free(sim);
 }
@@ -136,10 +143,11 @@ static void test_control_and_escape(void)
 {
     Sim *sim = sim_new();
     Txn *t = txn_new(sim, TXN_KERNEL_BEGIN, 0, 0);
-    t->hint = 1;
-    check_record(SIM_US, "a\"b\\c", "send", t,
-                 "{\"t\":1000000,\"port\":\"a\\\"b\\\\c\",\"ev\":\"send\",\"id\":1,"
-                 "\"cmd\":\"kernel_begin\",\"addr\":\"0x0\",\"len\":0,\"hint\":1}");
+    t->kernel_hint = 1;
+    check_record(
+        SIM_US, "a\"b\\c", "send", t,
+        "{\"t\":1000000,\"port\":\"a\\\"b\\\\c\",\"ev\":\"send\",\"id\":1,"
+        "\"cmd\":\"kernel_begin\",\"addr\":\"0x0\",\"len\":0,\"kernel_hint\":1}");
     txn_unref(t);
     sim_free(sim);
 }
