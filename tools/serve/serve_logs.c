@@ -18,7 +18,6 @@
 
 #include "kernel/trace/trace.h"
 #include "serve_api.h"
-#include "serve_http.h"
 
 #define SERVE_STREAM_BACKLOG (1u << 20)
 #define SERVE_GLOBS_MAX 32
