@@ -35,6 +35,7 @@
 #include "hw/carve/imst_table.h"
 #include "hw/lib/idmap.h"
 #include "hw/lib/rng.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/txn_fifo.h"
 
@@ -100,7 +101,7 @@ static const PortDef imst_ports[] = {
 static bool imst_realize(Block *b, SimError *err)
 {
     Imst *m = (Imst *)b;
-    if (m->line & (m->line - 1)) {
+    if (!bits_is_pow2(m->line)) {
         return sim_error_set(err, "%s: line %llu is not a power of two", b->name,
                              (unsigned long long)m->line);
     }

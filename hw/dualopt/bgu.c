@@ -28,8 +28,9 @@
 #include <string.h>
 
 #include "hw/dualopt/bgu.h"
-#include "hw/lib/outq.h"
 #include "hw/lib/idmap.h"
+#include "hw/lib/outq.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 
 #define BGU_QUEUE_LIMIT 64
@@ -261,7 +262,7 @@ static void bgu_drained(Block *b)
 static bool bgu_realize(Block *b, SimError *err)
 {
     Bgu *g = (Bgu *)b;
-    if (g->line & (g->line - 1)) {
+    if (!bits_is_pow2(g->line)) {
         return sim_error_set(err, "%s: line %llu is not a power of two", b->name,
                              (unsigned long long)g->line);
     }

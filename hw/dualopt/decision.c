@@ -30,9 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/dualopt/dualopt_monitor.h"
-#include "hw/lib/idmap.h"
 #include "hw/dualopt/dualopt_mode.h"
+#include "hw/dualopt/dualopt_monitor.h"
+#include "hw/lib/addr.h"
+#include "hw/lib/idmap.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 
@@ -284,7 +285,7 @@ static void decision_cost(Block *b, CostReport *r)
     Decision *d = (Decision *)b;
     cost_add_storage(r, b->name, "counters", 3, 32,
                      "all, remote and remote-hit access counters");
-    cost_add_storage(r, b->name, "line masks", d->window, d->line / 4 + 48,
+    cost_add_storage(r, b->name, "line masks", d->window, d->line / 4 + HW_ADDR_BITS,
                      "ORed mask per distinct remote line (upper bound: window lines)");
 }
 

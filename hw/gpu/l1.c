@@ -39,11 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/dualopt_monitor.h"
+#include "hw/dualopt/scbu.h"
 #include "hw/gpu/mshr.h"
 #include "hw/lib/outq.h"
-#include "hw/dualopt/scbu.h"
-#include "hw/dualopt/dualopt_mode.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 
 #define L1_QUEUE_LIMIT 64
@@ -370,7 +371,7 @@ static void l1_drained(Block *b)
 static bool l1_realize(Block *b, SimError *err)
 {
     L1 *c = (L1 *)b;
-    if ((c->line & (c->line - 1)) || c->size % (c->line * c->ways) != 0) {
+    if (!bits_is_pow2(c->line) || c->size % (c->line * c->ways) != 0) {
         return sim_error_set(err,
                              "%s: line must be a power of two and size a multiple of "
                              "line x ways",
