@@ -86,8 +86,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/workload/cu_priv.h"
+#include "hw/lib/amo.h"
 #include "hw/lib/fill.h"
+#include "hw/workload/cu_priv.h"
 
 const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
                                    "tiled", "scatter", "shared",  "halo",    NULL};
@@ -766,12 +767,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     } else if (q->cmd == TXN_ATOMIC) {
         uint8_t *sum = c->scratch;
         sparse_read(c->shadow, q->addr, sum, q->len);
-        unsigned carry = 0;
-        for (uint32_t i = 0; i < q->len; i++) {
-            unsigned s = (unsigned)sum[i] + t->data[i] + carry;
-            sum[i] = (uint8_t)s;
-            carry = s >> 8;
-        }
+        amo_result(sum, t->data, q->len, sum);
         sparse_write(c->shadow, q->addr, sum, NULL, q->len);
     }
     return t;

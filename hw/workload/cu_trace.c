@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "hw/lib/amo.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
 
@@ -281,13 +282,13 @@ static bool cu_trace_memop(CuTrace *tr, json_t *o, CuTraceRec *rec, SimError *er
         return cu_trace_fail(tr, err, "op %s needs addr and size%s", cu_op_names[rec->op],
                              rec->op == CU_OP_ATOMIC ? "" : " (or threads)");
     }
-    uint64_t max = rec->op == CU_OP_ATOMIC ? 8 : CU_TRACE_MAX_SIZE;
+    uint64_t max = rec->op == CU_OP_ATOMIC ? AMO_MAX_LEN : CU_TRACE_MAX_SIZE;
     if (!cu_trace_addr(tr, addr, "addr", &rec->addr, err) ||
         !cu_trace_size(tr, size, "size", max, &rec->size, err) ||
         !cu_trace_range(tr, rec->addr, rec->size, err)) {
         return false;
     }
-    if (rec->op == CU_OP_ATOMIC && rec->size != 4 && rec->size != 8) {
+    if (rec->op == CU_OP_ATOMIC && !amo_len_ok(rec->size)) {
         return cu_trace_fail(tr, err, "an atomic has size 4 or 8, not %u", rec->size);
     }
     if (data) {
