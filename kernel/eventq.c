@@ -1,39 +1,20 @@
 /* Time-bucketed event queue: see eventq.h for the structure and its rationale. */
 #include "eventq.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 #define NODE_SLAB 4096
 #define BUCKET_SLAB 256
 #define TABLE_INITIAL 64
 #define EVENTQ_SORTED_MIN 8
 
-
-static void *eventq_xalloc(size_t size)
-{
-    void *p = calloc(1, size);
-    if (!p) {
-        fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-        abort();
-    }
-    return p;
-}
-
 static void *eventq_slab(EventQueue *q, size_t size)
 {
-    if (q->nchunks == q->chunk_cap) {
-        size_t cap = q->chunk_cap ? q->chunk_cap * 2 : 16;
-        void **chunks = realloc(q->chunks, cap * sizeof *chunks);
-        if (!chunks) {
-            fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-            abort();
-        }
-        q->chunks = chunks;
-        q->chunk_cap = cap;
-    }
-    void *p = eventq_xalloc(size);
+    q->chunks = xgrow(q->chunks, &q->chunk_cap, q->nchunks + 1, sizeof *q->chunks, 16);
+    void *p = xcalloc(1, size);
     q->chunks[q->nchunks++] = p;
     return p;
 }
@@ -79,7 +60,7 @@ static void table_grow(EventQueue *q)
 {
     size_t old_size = q->table_mask + 1;
     EventBucket **old = q->table;
-    q->table = eventq_xalloc(old_size * 2 * sizeof *q->table);
+    q->table = xcalloc(old_size * 2, sizeof *q->table);
     q->table_mask = old_size * 2 - 1;
     for (size_t i = 0; i < old_size; i++) {
         if (old[i]) {
@@ -127,11 +108,7 @@ static void order_make_room(EventQueue *q)
         memmove(q->order, q->order + q->lo, n * sizeof *q->order);
     } else {
         size_t cap = q->order_cap ? q->order_cap * 2 : 64;
-        EventBucket **order = malloc(cap * sizeof *order);
-        if (!order) {
-            fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-            abort();
-        }
+        EventBucket **order = xmalloc(cap * sizeof *order);
         if (n > 0) {
             memcpy(order, q->order + q->lo, n * sizeof *order);
         }

@@ -67,7 +67,6 @@
  * - A fill response with a non-ok status is passed to the read unchanged in status
  *   and nothing is inserted. */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "hw/carve/rdc_store.h"
@@ -75,6 +74,7 @@
 #include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/xalloc.h"
 
 /* Indices of rdc_coherence_choices and rdc_index_choices. */
 enum { RDC_NONE, RDC_SWC, RDC_HWC };
@@ -320,16 +320,7 @@ static bool rdc_present(const Rdc *r, uint64_t n, uint32_t epoch, RdcLine *ln)
 
 static void rdc_add_fill(Rdc *r, RdcFill f)
 {
-    if (r->nfills == r->fills_cap) {
-        size_t cap = r->fills_cap ? 2 * r->fills_cap : 16;
-        RdcFill *v = realloc(r->fills, cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "mgtlm: %s: out of host memory\n", r->base.name);
-            abort();
-        }
-        r->fills = v;
-        r->fills_cap = cap;
-    }
+    r->fills = xgrow(r->fills, &r->fills_cap, r->nfills + 1, sizeof *r->fills, 16);
     r->fills[r->nfills++] = f;
 }
 

@@ -23,7 +23,6 @@
  * - At most `wavefronts` split requests wait for responses; further CU requests wait
  *   in the port buffer (backpressure), as they do while 64 line requests are queued. */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +31,7 @@
 #include "hw/lib/outq.h"
 #include "kernel/bits.h"
 #include "kernel/block.h"
+#include "kernel/xalloc.h"
 
 #define BGU_QUEUE_LIMIT 64
 
@@ -186,11 +186,7 @@ static void bgu_split(Bgu *g, Txn *orig)
     wv->left = (uint32_t)g->lines.n;
     wv->status = TXN_STATUS_OK;
     free(wv->buf);
-    wv->buf = orig->cmd == TXN_READ ? calloc(orig->len ? orig->len : 1, 1) : NULL;
-    if (orig->cmd == TXN_READ && !wv->buf) {
-        fprintf(stderr, "mgtlm: out of host memory in the BGU\n");
-        abort();
-    }
+    wv->buf = orig->cmd == TXN_READ ? xcalloc(orig->len, 1) : NULL;
 }
 
 /* Takes CU requests while there is room. Not re-entered: queue callbacks during a

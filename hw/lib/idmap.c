@@ -3,10 +3,10 @@
  * with fill_mix, the fixed 64-bit mixer of fill.h. */
 #include "hw/lib/idmap.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "hw/lib/fill.h"
+#include "kernel/xalloc.h"
 
 #define IDMAP_MIN_CAP 16
 
@@ -42,11 +42,7 @@ static void idmap_place(IdMapSlot *slots, size_t cap, uint64_t key, uint64_t val
 static void idmap_grow(IdMap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : IDMAP_MIN_CAP;
-    IdMapSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        fprintf(stderr, "mgtlm: out of host memory in an id map\n");
-        abort();
-    }
+    IdMapSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < m->cap; i++) {
         if (m->slots[i].used) {
             idmap_place(slots, cap, m->slots[i].key, m->slots[i].value);

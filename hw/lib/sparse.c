@@ -8,9 +8,10 @@
 #include "hw/lib/sparse.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/xalloc.h"
 
 #define SPARSE_SLAB 64
 #define SPARSE_MIN_CAP 64
@@ -33,12 +34,6 @@ struct SparseStore {
     size_t count;
     SparseSlab *slabs; /* newest first */
 };
-
-static void sparse_oom(void)
-{
-    fprintf(stderr, "mgtlm: out of host memory in the sparse memory store\n");
-    abort();
-}
 
 SparseStore *sparse_new(FillKind fill)
 {
@@ -118,10 +113,7 @@ static void sparse_insert_slot(SparseSlot *slots, size_t cap, uint64_t page,
 static void sparse_grow(SparseStore *s)
 {
     size_t cap = s->cap * 2;
-    SparseSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        sparse_oom();
-    }
+    SparseSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < s->cap; i++) {
         if (s->slots[i].data) {
             sparse_insert_slot(slots, cap, s->slots[i].page, s->slots[i].data);
@@ -135,10 +127,7 @@ static void sparse_grow(SparseStore *s)
 static uint8_t *sparse_new_page(SparseStore *s, uint64_t page)
 {
     if (!s->slabs || s->slabs->used == SPARSE_SLAB) {
-        SparseSlab *slab = malloc(sizeof *slab);
-        if (!slab) {
-            sparse_oom();
-        }
+        SparseSlab *slab = xmalloc(sizeof *slab);
         slab->next = s->slabs;
         slab->used = 0;
         s->slabs = slab;
