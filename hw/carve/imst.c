@@ -33,10 +33,10 @@
 #include <stddef.h>
 
 #include "hw/carve/imst_table.h"
-#include "hw/lib/idmap.h"
 #include "hw/lib/rng.h"
 #include "kernel/bits.h"
 #include "kernel/block.h"
+#include "kernel/idmap.h"
 #include "kernel/txn_fifo.h"
 
 /* Indices of imst_coherence_choices. */

@@ -27,10 +27,10 @@
 #include <string.h>
 
 #include "hw/dualopt/bgu.h"
-#include "hw/lib/idmap.h"
 #include "hw/lib/outq.h"
 #include "kernel/bits.h"
 #include "kernel/block.h"
+#include "kernel/idmap.h"
 #include "kernel/xalloc.h"
 
 #define BGU_QUEUE_LIMIT 64

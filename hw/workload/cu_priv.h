@@ -7,16 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hw/lib/rng.h"
+#include "hw/lib/sparse.h"
 #include "hw/workload/cu_halo.h"
 #include "hw/workload/cu_pattern.h"
 #include "hw/workload/cu_shared.h"
 #include "hw/workload/cu_trace.h"
 #include "hw/workload/cu_written.h"
-#include "hw/lib/idmap.h"
-#include "hw/lib/rng.h"
-#include "hw/lib/sparse.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/idmap.h"
 
 enum {
     CU_NONE,

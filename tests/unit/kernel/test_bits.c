@@ -1,5 +1,6 @@
 /* Unit tests of kernel/bits.h: the power-of-two test and the rounded-up log2,
- * checked against a plain loop over the boundaries of every power of two. */
+ * checked against a plain loop over the boundaries of every power of two, and the
+ * 64-bit mixer. */
 #include "kernel/bits.h"
 #include "tests/unit/harness.h"
 
@@ -47,9 +48,18 @@ static void test_log2_ceil(void)
     }
 }
 
+/* The splitmix64 finaliser (values from an independent Python evaluation). */
+static void test_mix64(void)
+{
+    CHECK_EQ_U64(bits_mix64(0), 0);
+    CHECK_EQ_U64(bits_mix64(1), UINT64_C(0x5692161d100b05e5));
+    CHECK_EQ_U64(bits_mix64(UINT64_C(0x100000040)), UINT64_C(0x1facb92fdf1d6624));
+}
+
 int main(void)
 {
     RUN(test_is_pow2);
     RUN(test_log2_ceil);
+    RUN(test_mix64);
     return harness_report();
 }
