@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 typedef struct CostItem {
     char *owner, *what, *doc;
     bool is_time;
@@ -50,16 +52,7 @@ static char *cost_strdup(const char *s)
 static CostItem *cost_push(CostReport *r, const char *owner, const char *what,
                            const char *doc)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        CostItem *items = realloc(r->items, cap * sizeof *items);
-        if (!items) {
-            fprintf(stderr, "mgtlm: out of memory in a cost report\n");
-            abort();
-        }
-        r->items = items;
-        r->cap = cap;
-    }
+    r->items = xgrow(r->items, &r->cap, r->n + 1, sizeof *r->items, 16);
     CostItem *it = &r->items[r->n++];
     memset(it, 0, sizeof *it);
     it->owner = cost_strdup(owner);

@@ -1,58 +1,28 @@
 /* Time-bucketed event queue: see eventq.h for the structure and its rationale. */
 #include "eventq.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idmap.h"
+#include "xalloc.h"
+
 #define NODE_SLAB 4096
 #define BUCKET_SLAB 256
-#define TABLE_INITIAL 64
 #define EVENTQ_SORTED_MIN 8
-
-
-static void *eventq_xalloc(size_t size)
-{
-    void *p = calloc(1, size);
-    if (!p) {
-        fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-        abort();
-    }
-    return p;
-}
 
 static void *eventq_slab(EventQueue *q, size_t size)
 {
-    if (q->nchunks == q->chunk_cap) {
-        size_t cap = q->chunk_cap ? q->chunk_cap * 2 : 16;
-        void **chunks = realloc(q->chunks, cap * sizeof *chunks);
-        if (!chunks) {
-            fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-            abort();
-        }
-        q->chunks = chunks;
-        q->chunk_cap = cap;
-    }
-    void *p = eventq_xalloc(size);
+    q->chunks = xgrow(q->chunks, &q->chunk_cap, q->nchunks + 1, sizeof *q->chunks, 16);
+    void *p = xcalloc(1, size);
     q->chunks[q->nchunks++] = p;
     return p;
 }
 
-static size_t eventq_hash(SimTime t)
-{
-    uint64_t h = t * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h ^ (h >> 29));
-}
-
-bool eventq_init(EventQueue *q)
+void eventq_init(EventQueue *q)
 {
     memset(q, 0, sizeof *q);
-    q->table = calloc(TABLE_INITIAL, sizeof *q->table);
-    if (!q->table) {
-        return false;
-    }
-    q->table_mask = TABLE_INITIAL - 1;
-    return true;
+    idmap_init(&q->table);
 }
 
 void eventq_destroy(EventQueue *q)
@@ -62,61 +32,24 @@ void eventq_destroy(EventQueue *q)
     }
     free(q->chunks);
     free(q->order);
-    free(q->table);
+    idmap_destroy(&q->table);
     memset(q, 0, sizeof *q);
 }
 
-static size_t table_slot(const EventQueue *q, SimTime t)
+static EventBucket *table_find(const EventQueue *q, SimTime t)
 {
-    size_t i = eventq_hash(t) & q->table_mask;
-    while (q->table[i] && q->table[i]->time != t) {
-        i = (i + 1) & q->table_mask;
-    }
-    return i;
-}
-
-static void table_grow(EventQueue *q)
-{
-    size_t old_size = q->table_mask + 1;
-    EventBucket **old = q->table;
-    q->table = eventq_xalloc(old_size * 2 * sizeof *q->table);
-    q->table_mask = old_size * 2 - 1;
-    for (size_t i = 0; i < old_size; i++) {
-        if (old[i]) {
-            q->table[table_slot(q, old[i]->time)] = old[i];
-        }
-    }
-    free(old);
+    uint64_t b;
+    return idmap_get(&q->table, t, &b) ? (EventBucket *)(uintptr_t)b : NULL;
 }
 
 static void table_insert(EventQueue *q, EventBucket *b)
 {
-    q->table[table_slot(q, b->time)] = b;
-    q->table_used++;
-    if (q->table_used * 2 > q->table_mask + 1) {
-        table_grow(q);
-    }
+    idmap_insert(&q->table, b->time, (uint64_t)(uintptr_t)b);
 }
 
 static void table_remove(EventQueue *q, const EventBucket *b)
 {
-    size_t i = table_slot(q, b->time);
-    q->table[i] = NULL;
-    q->table_used--;
-    size_t j = i;
-    for (;;) {
-        j = (j + 1) & q->table_mask;
-        if (!q->table[j]) {
-            return;
-        }
-        size_t k = eventq_hash(q->table[j]->time) & q->table_mask;
-        bool stays = (i <= j) ? (i < k && k <= j) : (i < k || k <= j);
-        if (!stays) {
-            q->table[i] = q->table[j];
-            q->table[j] = NULL;
-            i = j;
-        }
-    }
+    idmap_remove(&q->table, b->time, NULL);
 }
 
 /* Makes room for one more bucket at the end of order (moving [lo, hi) to 0). */
@@ -127,11 +60,7 @@ static void order_make_room(EventQueue *q)
         memmove(q->order, q->order + q->lo, n * sizeof *q->order);
     } else {
         size_t cap = q->order_cap ? q->order_cap * 2 : 64;
-        EventBucket **order = malloc(cap * sizeof *order);
-        if (!order) {
-            fprintf(stderr, "mgtlm: out of memory in the event queue\n");
-            abort();
-        }
+        EventBucket **order = xmalloc(cap * sizeof *order);
         if (n > 0) {
             memcpy(order, q->order + q->lo, n * sizeof *order);
         }
@@ -276,7 +205,7 @@ static EventBucket *bucket_get(EventQueue *q, SimTime t)
     }
     EventBucket *b;
     if (q->heap_mode) {
-        b = q->table[table_slot(q, t)];
+        b = table_find(q, t);
         if (!b) {
             b = bucket_alloc(q, t);
             table_insert(q, b);

@@ -7,7 +7,7 @@
  * - sorted (few distinct times, the common case): ascending by time; the earliest is
  *   order[lo], a new latest time is appended, a bucket is found by binary search;
  * - heap (more than EVENTQ_SORTED_MAX distinct times): a binary min-heap with lo == 0,
- *   buckets found through an open-addressing hash table.
+ *   buckets found through the u64 map of idmap.h keyed by time.
  * A sorted array is already a valid heap, so switching up is free; switching down
  * (at EVENTQ_SORTED_MIN) sorts at most that many buckets. Nodes and buckets are
  * pooled. */
@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "idmap.h"
 #include "sim.h"
 
 struct SimNode {
@@ -48,8 +49,7 @@ typedef struct EventQueue {
     EventBucket **order; /* buckets in [lo, hi): sorted, or a min-heap (lo == 0) */
     size_t lo, hi, order_cap;
     bool heap_mode;
-    EventBucket **table; /* heap mode: time -> bucket, linear probing */
-    size_t table_mask, table_used;
+    IdMap table;       /* heap mode: time -> bucket (kernel/idmap.h) */
     EventBucket *last; /* bucket of the most recent insertion (fast path) */
     EventBucket *free_buckets;
     SimNode *free_nodes;
@@ -59,7 +59,8 @@ typedef struct EventQueue {
     uint64_t cancelled; /* nodes ever cancelled (pending = pushed - cancelled - run) */
 } EventQueue;
 
-bool eventq_init(EventQueue *q);
+/* An empty queue; nothing is allocated until the first push. */
+void eventq_init(EventQueue *q);
 void eventq_destroy(EventQueue *q);
 /* Inserts a node for (time, prio) at the end of its FIFO. Aborts on OOM. */
 SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,

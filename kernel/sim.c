@@ -13,11 +13,11 @@ Sim *sim_new(void)
         return NULL;
     }
     sim->pool = txn_pool_new();
-    if (!sim->pool || !eventq_init(&sim->q)) {
-        txn_pool_free(sim->pool);
+    if (!sim->pool) {
         free(sim);
         return NULL;
     }
+    eventq_init(&sim->q);
     sim->next_txn_id = 1;
     return sim;
 }

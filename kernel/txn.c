@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 #define TXN_SLAB 256
 
 struct TxnPool {
@@ -86,16 +88,6 @@ void txn_field_set(Txn *t, const TxnField *f, uint64_t v)
     memcpy(p, &w, sizeof w);
 }
 
-static void *txn_xalloc(size_t size)
-{
-    void *p = malloc(size);
-    if (!p) {
-        fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
-        abort();
-    }
-    return p;
-}
-
 TxnPool *txn_pool_new(void)
 {
     return calloc(1, sizeof(TxnPool));
@@ -144,21 +136,9 @@ size_t txn_pool_live(const TxnPool *pool)
 static Txn *txn_pool_get(TxnPool *pool)
 {
     if (!pool->free_list) {
-        if (pool->nslabs == pool->slab_cap) {
-            size_t cap = pool->slab_cap ? pool->slab_cap * 2 : 16;
-            Txn **slabs = realloc(pool->slabs, cap * sizeof *slabs);
-            if (!slabs) {
-                fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
-                abort();
-            }
-            pool->slabs = slabs;
-            pool->slab_cap = cap;
-        }
-        Txn *slab = calloc(TXN_SLAB, sizeof *slab);
-        if (!slab) {
-            fprintf(stderr, "mgtlm: out of memory allocating a transaction\n");
-            abort();
-        }
+        pool->slabs = xgrow(pool->slabs, &pool->slab_cap, pool->nslabs + 1,
+                            sizeof *pool->slabs, 16);
+        Txn *slab = xcalloc(TXN_SLAB, sizeof *slab);
         pool->slabs[pool->nslabs++] = slab;
         for (size_t i = 0; i < TXN_SLAB; i++) {
             slab[i].next_free = pool->free_list;
@@ -259,7 +239,7 @@ static uint8_t *txn_buffer(uint8_t *inline_buf, uint32_t len)
     if (len <= TXN_INLINE_BYTES) {
         return inline_buf;
     }
-    return txn_xalloc(len);
+    return xmalloc(len);
 }
 
 uint8_t *txn_set_data(Txn *t, const uint8_t *src)
@@ -292,7 +272,7 @@ void txn_set_parents(Txn *t, const uint64_t *ids, uint32_t n)
     if (n == 0) {
         return;
     }
-    t->parents = txn_xalloc(n * sizeof *ids);
+    t->parents = xmalloc(n * sizeof *ids);
     memcpy(t->parents, ids, n * sizeof *ids);
     t->nparents = n;
 }
@@ -305,7 +285,7 @@ void txn_set_threads(Txn *t, const TxnThread *threads, uint32_t n)
     if (n == 0) {
         return;
     }
-    t->threads = txn_xalloc(n * sizeof *threads);
+    t->threads = xmalloc(n * sizeof *threads);
     memcpy(t->threads, threads, n * sizeof *threads);
     t->nthreads = n;
 }

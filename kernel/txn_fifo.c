@@ -3,17 +3,14 @@
  * ports push and pop through it on every transaction. */
 #include "txn_fifo.h"
 
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "xalloc.h"
 
 static void txn_fifo_grow(TxnFifo *f)
 {
     size_t cap = f->cap ? f->cap * 2 : 16;
-    Txn **slot = malloc(cap * sizeof *slot);
-    if (!slot) {
-        fprintf(stderr, "mgtlm: out of memory (transaction FIFO)\n");
-        abort();
-    }
+    Txn **slot = xmalloc(cap * sizeof *slot);
     for (size_t i = 0; i < f->count; i++) {
         slot[i] = f->slot[(f->head + i) & (f->cap - 1)];
     }

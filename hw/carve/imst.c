@@ -33,10 +33,11 @@
 #include <stddef.h>
 
 #include "hw/carve/imst_table.h"
-#include "hw/lib/idmap.h"
 #include "hw/lib/rng.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
+#include "kernel/idmap.h"
 
 /* Indices of imst_coherence_choices. */
 enum { IMST_MODE_NONE, IMST_MODE_SWC, IMST_MODE_HWC };
@@ -100,7 +101,7 @@ static const PortDef imst_ports[] = {
 static bool imst_realize(Block *b, SimError *err)
 {
     Imst *m = (Imst *)b;
-    if (m->line & (m->line - 1)) {
+    if (!bits_is_pow2(m->line)) {
         return sim_error_set(err, "%s: line %llu is not a power of two", b->name,
                              (unsigned long long)m->line);
     }

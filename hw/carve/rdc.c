@@ -67,14 +67,15 @@
  * - A fill response with a non-ok status is passed to the read unchanged in status
  *   and nothing is inserted. */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "hw/carve/rdc_store.h"
 #include "hw/carve/swc_cost.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
+#include "kernel/xalloc.h"
 
 /* Indices of rdc_coherence_choices and rdc_index_choices. */
 enum { RDC_NONE, RDC_SWC, RDC_HWC };
@@ -200,7 +201,7 @@ static void rdc_wake(void *subject, void *obj);
 static bool rdc_realize(Block *b, SimError *err)
 {
     Rdc *r = (Rdc *)b;
-    if (r->line & (r->line - 1)) {
+    if (!bits_is_pow2(r->line)) {
         return sim_error_set(err, "%s: line %llu is not a power of two", b->name,
                              (unsigned long long)r->line);
     }
@@ -271,16 +272,7 @@ static bool rdc_present(const Rdc *r, uint64_t n, uint32_t epoch, RdcLine *ln)
 
 static void rdc_add_fill(Rdc *r, RdcFill f)
 {
-    if (r->nfills == r->fills_cap) {
-        size_t cap = r->fills_cap ? 2 * r->fills_cap : 16;
-        RdcFill *v = realloc(r->fills, cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "mgtlm: %s: out of host memory\n", r->base.name);
-            abort();
-        }
-        r->fills = v;
-        r->fills_cap = cap;
-    }
+    r->fills = xgrow(r->fills, &r->fills_cap, r->nfills + 1, sizeof *r->fills, 16);
     r->fills[r->nfills++] = f;
 }
 
@@ -554,22 +546,12 @@ static void rdc_finalize(Block *b)
     r->store = NULL;
 }
 
-/* Smallest k with 2^k >= v. */
-static uint64_t rdc_log2_ceil(uint64_t v)
-{
-    uint64_t k = 0;
-    while (k < 64 && ((uint64_t)1 << k) < v) {
-        k++;
-    }
-    return k;
-}
-
 static void rdc_cost(Block *b, CostReport *r)
 {
     Rdc *c = (Rdc *)b;
     uint64_t lines = c->size / c->line;
-    uint64_t addr_bits = rdc_log2_ceil(b->plat->mem_bytes * b->plat->gpus);
-    uint64_t low_bits = rdc_log2_ceil(lines) + rdc_log2_ceil(c->line);
+    uint64_t addr_bits = bits_log2_ceil(b->plat->mem_bytes * b->plat->gpus);
+    uint64_t low_bits = bits_log2_ceil(lines) + bits_log2_ceil(c->line);
     uint64_t tag = addr_bits > low_bits ? addr_bits - low_bits : 0;
     cost_add_storage(r, b->name, "rdc data", lines, c->line * 8,
                      "line data carved from local DRAM (capacity taken from the GPU)");

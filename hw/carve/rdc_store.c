@@ -6,11 +6,11 @@
  * filled; the pool doubles when full. rdc_store_clear frees both. */
 #include "hw/carve/rdc_store.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hw/lib/fill.h"
+#include "kernel/xalloc.h"
 
 #define RDC_STORE_MIN_CAP 64
 
@@ -35,19 +35,12 @@ struct RdcStore {
     uint64_t valid;
 };
 
-static void rdc_store_oom(void)
-{
-    fprintf(stderr, "mgtlm: out of host memory in the RDC store\n");
-    abort();
-}
-
-static bool rdc_store_alloc(RdcStore *s)
+static void rdc_store_alloc(RdcStore *s)
 {
     s->cap = RDC_STORE_MIN_CAP;
-    s->slots = calloc(s->cap, sizeof *s->slots);
+    s->slots = xcalloc(s->cap, sizeof *s->slots);
     s->count = 0;
     s->valid = 0;
-    return s->slots != NULL;
 }
 
 RdcStore *rdc_store_new(uint64_t sets, uint32_t line, bool hash_index)
@@ -59,10 +52,7 @@ RdcStore *rdc_store_new(uint64_t sets, uint32_t line, bool hash_index)
     s->sets = sets;
     s->hash = hash_index;
     s->line = line;
-    if (!rdc_store_alloc(s)) {
-        free(s);
-        return NULL;
-    }
+    rdc_store_alloc(s);
     return s;
 }
 
@@ -82,9 +72,7 @@ void rdc_store_clear(RdcStore *s)
     free(s->pool);
     s->pool = NULL;
     s->pool_cap = 0;
-    if (!rdc_store_alloc(s)) {
-        rdc_store_oom();
-    }
+    rdc_store_alloc(s);
 }
 
 uint64_t rdc_store_set_of(const RdcStore *s, uint64_t n)
@@ -112,10 +100,7 @@ static RdcSlot *rdc_store_find(const RdcStore *s, uint64_t set)
 static void rdc_store_grow(RdcStore *s)
 {
     size_t cap = s->cap * 2;
-    RdcSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        rdc_store_oom();
-    }
+    RdcSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < s->cap; i++) {
         if (!s->slots[i].used) {
             continue;
@@ -141,15 +126,7 @@ static RdcSlot *rdc_store_slot(RdcStore *s, uint64_t set)
     if (2 * (s->count + 1) > s->cap) {
         rdc_store_grow(s);
     }
-    if (s->count == s->pool_cap) {
-        size_t cap = s->pool_cap ? 2 * s->pool_cap : RDC_STORE_MIN_CAP;
-        uint8_t *pool = realloc(s->pool, cap * s->line);
-        if (!pool) {
-            rdc_store_oom();
-        }
-        s->pool = pool;
-        s->pool_cap = cap;
-    }
+    s->pool = xgrow(s->pool, &s->pool_cap, s->count + 1, s->line, RDC_STORE_MIN_CAP);
     size_t i = rdc_store_home(set, s->cap);
     while (s->slots[i].used) {
         i = (i + 1) & (s->cap - 1);

@@ -23,6 +23,9 @@
 
 #include <stdio.h>
 
+#include "hw/lib/addr.h"
+#include "kernel/bits.h"
+
 const char *const dir_block_repl_choices[] = {"lru", "fifo", NULL};
 
 const PortDef dir_block_ports[DIR_BLOCK_NPORTS] = {
@@ -207,26 +210,22 @@ void dir_block_cost(Block *b, CostReport *r)
     uint32_t gpus = b->plat->gpus;
     uint64_t bits = dir_core_entry_bits((uint32_t)d->range, (uint32_t)d->line, gpus,
                                         d->shared_vector);
-    unsigned base = 48;
-    while (base > 0 && (1ULL << (48 - base)) < d->range) {
-        base--;
-    }
+    unsigned range_bits = bits_log2_ceil(d->range);
+    unsigned base = range_bits < HW_ADDR_BITS ? HW_ADDR_BITS - range_bits : 0;
     char doc[200];
     if (d->shared_vector) {
         snprintf(doc, sizeof doc, "%u-bit base (%u B range) + %u sharer bits + valid",
                  base, (unsigned)d->range, gpus - 1);
     } else if (d->range == d->line) {
-        snprintf(doc, sizeof doc, "48-bit tag + %u sharer bits + valid", gpus - 1);
+        snprintf(doc, sizeof doc, "%u-bit tag + %u sharer bits + valid", HW_ADDR_BITS,
+                 gpus - 1);
     } else {
         snprintf(doc, sizeof doc,
                  "%u-bit base + %u lines x (position + %u sharer bits) + valid", base,
                  (unsigned)(d->range / d->line), gpus - 1);
     }
     cost_add_storage(r, b->name, "directory", d->entries, bits, doc);
-    uint64_t wbits = 0;
-    while ((1ULL << wbits) < d->ways) {
-        wbits++;
-    }
+    uint64_t wbits = bits_log2_ceil(d->ways);
     if (d->repl == DIR_REPL_LRU) {
         cost_add_storage(r, b->name, "replacement", d->entries, wbits,
                          "LRU: age rank of each entry within its set");

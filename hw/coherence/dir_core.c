@@ -15,25 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool dir_pow2(uint64_t v)
-{
-    return v && (v & (v - 1)) == 0;
-}
-
-static uint32_t dir_log2(uint64_t v)
-{
-    uint32_t s = 0;
-    while ((1ULL << s) < v) {
-        s++;
-    }
-    return s;
-}
+#include "hw/lib/addr.h"
+#include "kernel/bits.h"
 
 bool dir_core_init(DirCore *d, const DirConfig *c, DirInvFn inv, void *ctx, char *msg,
                    size_t msg_len)
 {
     memset(d, 0, sizeof *d);
-    if (!dir_pow2(c->range) || !dir_pow2(c->line) || c->range < c->line) {
+    if (!bits_is_pow2(c->range) || !bits_is_pow2(c->line) || c->range < c->line) {
         snprintf(msg, msg_len,
                  "range %u and line %u must be powers of two, range >= line", c->range,
                  c->line);
@@ -53,8 +42,8 @@ bool dir_core_init(DirCore *d, const DirConfig *c, DirInvFn inv, void *ctx, char
     d->sets = c->entries / c->ways;
     d->lines = c->range / c->line;
     d->groups = c->shared_vector ? 1 : d->lines;
-    d->range_shift = dir_log2(c->range);
-    d->line_shift = dir_log2(c->line);
+    d->range_shift = bits_log2_ceil(c->range);
+    d->line_shift = bits_log2_ceil(c->line);
     d->e = calloc(c->entries, sizeof *d->e);
     d->g = calloc((size_t)c->entries * d->groups, sizeof *d->g);
     d->inv = inv;
@@ -308,9 +297,9 @@ uint64_t dir_core_entry_bits(uint32_t range, uint32_t line, uint32_t gpus,
                              bool shared_vector)
 {
     if (range <= line) {
-        return 48 + (gpus - 1) + 1;
+        return HW_ADDR_BITS + (gpus - 1) + 1;
     }
-    uint64_t base = 48 - dir_log2(range);
+    uint64_t base = HW_ADDR_BITS - bits_log2_ceil(range);
     if (shared_vector) {
         return base + (gpus - 1) + 1;
     }

@@ -23,14 +23,15 @@
  * - At most `wavefronts` split requests wait for responses; further CU requests wait
  *   in the port buffer (backpressure), as they do while 64 line requests are queued. */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hw/dualopt/bgu.h"
-#include "hw/lib/idmap.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
+#include "kernel/idmap.h"
+#include "kernel/xalloc.h"
 
 #define BGU_QUEUE_LIMIT 64
 
@@ -184,11 +185,7 @@ static void bgu_split(Bgu *g, Txn *orig)
     wv->left = (uint32_t)g->lines.n;
     wv->status = TXN_STATUS_OK;
     free(wv->buf);
-    wv->buf = orig->cmd == TXN_READ ? calloc(orig->len ? orig->len : 1, 1) : NULL;
-    if (orig->cmd == TXN_READ && !wv->buf) {
-        fprintf(stderr, "mgtlm: out of host memory in the BGU\n");
-        abort();
-    }
+    wv->buf = orig->cmd == TXN_READ ? xcalloc(orig->len, 1) : NULL;
 }
 
 /* Takes CU requests while there is room (again after a queue drained or a wave
@@ -255,7 +252,7 @@ static void bgu_drained(Block *b)
 static bool bgu_realize(Block *b, SimError *err)
 {
     Bgu *g = (Bgu *)b;
-    if (g->line & (g->line - 1)) {
+    if (!bits_is_pow2(g->line)) {
         return sim_error_set(err, "%s: line %llu is not a power of two", b->name,
                              (unsigned long long)g->line);
     }

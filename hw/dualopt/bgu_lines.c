@@ -3,8 +3,9 @@
  * crossing a line boundary contributes to both lines (SPEC Decision). */
 #include "hw/dualopt/bgu.h"
 
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "kernel/xalloc.h"
 
 static BguLine *bgu_slot(BguLines *l, uint64_t addr)
 {
@@ -13,16 +14,7 @@ static BguLine *bgu_slot(BguLines *l, uint64_t addr)
             return &l->v[k];
         }
     }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        BguLine *v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "mgtlm: out of host memory in the BGU\n");
-            abort();
-        }
-        l->v = v;
-        l->cap = cap;
-    }
+    l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v, 16);
     l->v[l->n] = (BguLine){.addr = addr, .mask = 0};
     return &l->v[l->n++];
 }

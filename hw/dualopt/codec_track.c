@@ -2,9 +2,10 @@
  * id maps (full id -> index, response id -> index). */
 #include "hw/dualopt/codec_track.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/xalloc.h"
 
 bool codec_is_fine(const Txn *t)
 {
@@ -32,19 +33,13 @@ void codec_track_destroy(CodecTrack *k)
 
 static void codec_track_grow(CodecTrack *k)
 {
-    uint32_t cap = k->cap ? k->cap * 2 : 64;
-    CodecReq *rec = realloc(k->rec, sizeof *rec * cap);
-    uint32_t *fr = realloc(k->free, sizeof *fr * cap);
-    if (rec == NULL || fr == NULL) {
-        fprintf(stderr, "mgtlm: out of memory (codec records)\n");
-        abort();
-    }
-    k->rec = rec;
-    k->free = fr;
-    for (uint32_t i = cap; i > k->cap; i--) {
+    size_t cap = k->cap;
+    k->rec = xgrow(k->rec, &cap, (size_t)k->cap + 1, sizeof *k->rec, 64);
+    k->free = xrealloc_array(k->free, cap, sizeof *k->free);
+    for (uint32_t i = (uint32_t)cap; i > k->cap; i--) {
         k->free[k->nfree++] = i - 1;
     }
-    k->cap = cap;
+    k->cap = (uint32_t)cap;
 }
 
 bool codec_track_add(CodecTrack *k, const Txn *req, bool *clash)

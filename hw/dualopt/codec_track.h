@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hw/lib/idmap.h"
+#include "kernel/idmap.h"
 #include "kernel/txn.h"
 
 #define CODEC_LINE_BYTES 64

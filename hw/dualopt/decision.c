@@ -32,9 +32,10 @@
 
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/dualopt_monitor.h"
-#include "hw/lib/idmap.h"
+#include "hw/lib/addr.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/idmap.h"
 
 enum { DEC_AUTO, DEC_FORCED_NONE, DEC_FORCED_COALESCE, DEC_FORCED_CACHE };
 
@@ -167,11 +168,10 @@ static void decision_judge(Decision *d)
 {
     uint64_t words = d->line / 4, sum = 0;
     size_t n = 0;
-    for (size_t i = 0; i < d->lines.cap; i++) {
-        if (d->lines.slots[i].used) {
-            sum += (uint64_t)__builtin_popcountll(d->lines.slots[i].value);
-            n++;
-        }
+    uint64_t mask;
+    for (size_t pos = 0; idmap_next(&d->lines, &pos, NULL, &mask);) {
+        sum += (uint64_t)__builtin_popcountll(mask);
+        n++;
     }
     double ratio = (double)d->nremote / (double)d->all;
     double util = n ? (double)sum / (double)(n * words) : 0.0;
@@ -277,7 +277,7 @@ static void decision_cost(Block *b, CostReport *r)
     Decision *d = (Decision *)b;
     cost_add_storage(r, b->name, "counters", 3, 32,
                      "all, remote and remote-hit access counters");
-    cost_add_storage(r, b->name, "line masks", d->window, d->line / 4 + 48,
+    cost_add_storage(r, b->name, "line masks", d->window, d->line / 4 + HW_ADDR_BITS,
                      "ORed mask per distinct remote line (upper bound: window lines)");
 }
 

@@ -1,9 +1,10 @@
 /* RcPending: records in a growable array with a free-index stack, found by id. */
 #include "hw/dualopt/rcache_pending.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/xalloc.h"
 
 void rc_pending_destroy(RcPending *p)
 {
@@ -15,19 +16,13 @@ void rc_pending_destroy(RcPending *p)
 
 static void rc_pending_grow(RcPending *p)
 {
-    uint32_t cap = p->cap ? p->cap * 2 : 64;
-    RcPend *rec = realloc(p->rec, sizeof *rec * cap);
-    uint32_t *fr = realloc(p->free, sizeof *fr * cap);
-    if (rec == NULL || fr == NULL) {
-        fprintf(stderr, "mgtlm: out of memory (rdma_cache records)\n");
-        abort();
-    }
-    p->rec = rec;
-    p->free = fr;
-    for (uint32_t i = cap; i > p->cap; i--) {
+    size_t cap = p->cap;
+    p->rec = xgrow(p->rec, &cap, (size_t)p->cap + 1, sizeof *p->rec, 64);
+    p->free = xrealloc_array(p->free, cap, sizeof *p->free);
+    for (uint32_t i = (uint32_t)cap; i > p->cap; i--) {
         p->free[p->nfree++] = i - 1;
     }
-    p->cap = cap;
+    p->cap = (uint32_t)cap;
 }
 
 RcPend *rc_pending_add(RcPending *p, uint64_t id)

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hw/lib/idmap.h"
 #include "hw/dualopt/rcache_store.h"
+#include "kernel/idmap.h"
 
 typedef enum RcKind { RC_READ, RC_WRITEBACK } RcKind;
 

@@ -3,10 +3,12 @@
 
 #include <stdlib.h>
 
+#include "kernel/bits.h"
+
 bool rc_store_init(RcStore *s, uint64_t size, uint32_t ways, uint32_t line, SimError *err)
 {
     *s = (RcStore){0};
-    if (line == 0 || line > RC_MAX_LINE || (line & (line - 1)) != 0) {
+    if (line > RC_MAX_LINE || !bits_is_pow2(line)) {
         return sim_error_set(err, "line %u is not a power of two up to %d", line,
                              RC_MAX_LINE);
     }

@@ -63,6 +63,8 @@
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/rcache_pending.h"
 #include "hw/dualopt/rcache_store.h"
+#include "hw/lib/addr.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/txn_fifo.h"
@@ -515,24 +517,16 @@ static void rc_finalize(Block *b)
     rc_store_destroy(&c->store);
 }
 
-static uint32_t rc_log2_ceil(uint64_t v)
-{
-    uint32_t n = 0;
-    while (((uint64_t)1 << n) < v) {
-        n++;
-    }
-    return n;
-}
-
 static void rc_cost(Block *b, CostReport *r)
 {
     const RCache *c = (const RCache *)b;
     uint64_t lines = c->size / c->line;
     uint64_t sets = lines / c->ways;
-    uint32_t tag = 48 - rc_log2_ceil(c->line) - rc_log2_ceil(sets);
-    uint32_t lru = rc_log2_ceil(c->ways);
+    uint32_t tag = HW_ADDR_BITS - bits_log2_ceil(c->line) - bits_log2_ceil(sets);
+    uint32_t lru = bits_log2_ceil(c->ways);
     cost_add_storage(r, b->name, "tags", lines, tag + lru,
-                     "48-bit address tag above line offset and set index, plus LRU "
+                     HW_ADDR_BITS_STR
+                     "-bit address tag above line offset and set index, plus LRU "
                      "rank");
     cost_add_storage(r, b->name, "byte masks", lines, 2 * c->line,
                      "valid and dirty bit per byte");

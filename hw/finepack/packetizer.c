@@ -24,7 +24,6 @@
  *   non-run transaction arriving while a packet is open closes it first (also a
  *   format error). */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +31,7 @@
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/txn_fifo.h"
+#include "kernel/xalloc.h"
 
 typedef struct Packetizer {
     Block base;
@@ -67,20 +67,7 @@ static bool pk_realize(Block *b, SimError *err)
 
 static void pk_need_ids(Packetizer *k, size_t n)
 {
-    if (n <= k->ids_cap) {
-        return;
-    }
-    size_t cap = k->ids_cap ? k->ids_cap : 64;
-    while (cap < n) {
-        cap *= 2;
-    }
-    uint64_t *v = realloc(k->ids, cap * sizeof *v);
-    if (!v) {
-        fprintf(stderr, "mgtlm: out of memory\n");
-        abort();
-    }
-    k->ids = v;
-    k->ids_cap = cap;
+    k->ids = xgrow(k->ids, &k->ids_cap, n, sizeof *k->ids, 64);
 }
 
 /* Builds the packet from the open runs and queues it. */

@@ -2,9 +2,10 @@
  * (see rwq_part.h). */
 #include "hw/finepack/rwq_part.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/xalloc.h"
 
 void rwq_part_init(RwqPart *p, uint32_t cap)
 {
@@ -27,12 +28,7 @@ static RwqEntry *part_new_entry(RwqPart *p)
         if (alloc > p->cap) {
             alloc = p->cap;
         }
-        RwqEntry *e = realloc(p->e, (size_t)alloc * sizeof *e);
-        if (!e) {
-            fprintf(stderr, "mgtlm: out of memory\n");
-            abort();
-        }
-        p->e = e;
+        p->e = xrealloc_array(p->e, alloc, sizeof *p->e);
         p->alloc = alloc;
     }
     return &p->e[p->n++];

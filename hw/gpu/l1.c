@@ -44,6 +44,7 @@
 #include "hw/dualopt/dualopt_monitor.h"
 #include "hw/dualopt/scbu.h"
 #include "hw/gpu/mshr.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 
@@ -372,7 +373,7 @@ static void l1_drained(Block *b)
 static bool l1_realize(Block *b, SimError *err)
 {
     L1 *c = (L1 *)b;
-    if ((c->line & (c->line - 1)) || c->size % (c->line * c->ways) != 0) {
+    if (!bits_is_pow2(c->line) || c->size % (c->line * c->ways) != 0) {
         return sim_error_set(err,
                              "%s: line must be a power of two and size a multiple of "
                              "line x ways",

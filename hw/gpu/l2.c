@@ -60,6 +60,8 @@
 #include <stddef.h>
 
 #include "hw/gpu/l2_priv.h"
+#include "hw/lib/addr.h"
+#include "kernel/bits.h"
 
 static const char *const l2_insert_choices[] = {"twice", "once", "auto", NULL};
 
@@ -325,23 +327,16 @@ static void l2_finalize(Block *b)
     l2a_free(&c->a);
 }
 
-static uint64_t l2_log2(uint64_t v)
-{
-    uint64_t s = 0;
-    while ((1ULL << s) < v) {
-        s++;
-    }
-    return s;
-}
-
 static void l2_cost(Block *b, CostReport *r)
 {
     L2 *c = (L2 *)b;
     uint64_t lines = (uint64_t)c->a.sets * c->a.ways;
-    uint64_t tag = 48 - l2_log2(c->line) - l2_log2(c->a.sets);
-    cost_add_storage(r, b->name, "tags", lines, tag + 1 + 2 * c->line + l2_log2(c->ways),
-                     "48-bit address tag + valid + per-byte valid and dirty masks + "
-                     "LRU rank");
+    uint64_t tag =
+        (uint64_t)HW_ADDR_BITS - bits_log2_ceil(c->line) - bits_log2_ceil(c->a.sets);
+    cost_add_storage(
+        r, b->name, "tags", lines, tag + 1 + 2 * c->line + bits_log2_ceil(c->ways),
+        HW_ADDR_BITS_STR "-bit address tag + valid + per-byte valid and dirty masks + "
+                         "LRU rank");
     cost_add_storage(r, b->name, "data", lines, 8 * c->line, "line data");
 }
 

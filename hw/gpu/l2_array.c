@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/bits.h"
+
 bool l2a_init(L2Array *a, uint64_t size, uint32_t ways, uint32_t line, char *msg,
               size_t msg_len)
 {
     memset(a, 0, sizeof *a);
-    if (line < 4 || line > L2A_MAX_LINE || (line & (line - 1)) != 0) {
+    if (line < 4 || line > L2A_MAX_LINE || !bits_is_pow2(line)) {
         snprintf(msg, msg_len, "line %u must be a power of two from 4 to %u", line,
                  L2A_MAX_LINE);
         return false;

@@ -1,11 +1,11 @@
 /* Cache operations of the l2 block (see l2.c for the model and its decisions):
  * local-data accesses from `up`, remote-data accesses from `rq`, line fills,
  * write-backs, evictions and invalidates. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hw/gpu/l2_priv.h"
+#include "kernel/xalloc.h"
 
 bool l2_is_local(const L2 *c, uint64_t addr)
 {
@@ -25,18 +25,6 @@ uint64_t l2_end(const Txn *t)
 static bool l2_fits(const L2 *c, const Txn *t)
 {
     return t->len > 0 && (t->addr & (c->line - 1)) + t->len <= c->line;
-}
-
-void *l2_grow(void *p, size_t *cap, size_t elem, const char *who)
-{
-    size_t n = *cap ? 2 * *cap : 8;
-    void *q = realloc(p, n * elem);
-    if (!q) {
-        fprintf(stderr, "mgtlm: %s: out of host memory\n", who);
-        abort();
-    }
-    *cap = n;
-    return q;
 }
 
 /* The fill in flight for line (poisoned ones only if `any`), or NULL. */
@@ -61,11 +49,9 @@ static bool l2_fill_overlaps(L2 *c, const Txn *t)
     return false;
 }
 
-static void l2_add_waiter(L2 *c, L2Fill *f, Txn *t)
+static void l2_add_waiter(L2Fill *f, Txn *t)
 {
-    if (f->nw == f->capw) {
-        f->w = l2_grow(f->w, &f->capw, sizeof *f->w, c->base.name);
-    }
+    f->w = xgrow(f->w, &f->capw, f->nw + 1, sizeof *f->w, 8);
     f->w[f->nw++] = t;
 }
 
@@ -84,12 +70,10 @@ static void l2_start_fill(L2 *c, uint64_t line, bool remote, Txn *t)
     r->src = (int16_t)c->own;
     r->dst = (int16_t)block_home(&c->base, line);
     r->unit = t->unit;
-    if (c->nfills == c->capfills) {
-        c->fills = l2_grow(c->fills, &c->capfills, sizeof *c->fills, c->base.name);
-    }
+    c->fills = xgrow(c->fills, &c->capfills, c->nfills + 1, sizeof *c->fills, 8);
     L2Fill *f = &c->fills[c->nfills++];
     *f = (L2Fill){.id = r->id, .line = line, .remote = remote};
-    l2_add_waiter(c, f, t);
+    l2_add_waiter(f, t);
     egress_push(remote ? &c->qnet : &c->qmem, r, c->latency);
 }
 
@@ -231,7 +215,7 @@ static bool l2_read_miss(L2 *c, Port *p, Txn *t, bool remote)
     l2_count(c, t, !remote);
     if (f) {
         (*c->merged)++;
-        l2_add_waiter(c, f, t);
+        l2_add_waiter(f, t);
     } else {
         (*(remote ? c->remote_misses : c->misses))++;
         l2_start_fill(c, line, remote, t);

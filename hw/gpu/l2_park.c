@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "hw/gpu/l2_priv.h"
+#include "kernel/xalloc.h"
 
 /* True if the line-aligned ranges of a and b intersect. */
 static bool l2_park_overlap(const L2 *c, const Txn *a, const Txn *b)
@@ -40,9 +41,7 @@ bool l2_park_needed(L2 *c, const Txn *t)
 
 void l2_park(L2 *c, Txn *t)
 {
-    if (c->npark == c->cappark) {
-        c->park = l2_grow(c->park, &c->cappark, sizeof *c->park, c->base.name);
-    }
+    c->park = xgrow(c->park, &c->cappark, c->npark + 1, sizeof *c->park, 8);
     c->park[c->npark++] = t;
     (*c->parked)++;
 }

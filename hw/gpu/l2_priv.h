@@ -61,9 +61,6 @@ bool l2_remote_conflict(L2 *c, const Txn *t);
 bool l2_fill_done(L2 *c, Txn *resp);
 /* Drops the lines overlapping the invalidate t (consumed). */
 void l2_invalidate(L2 *c, Txn *t);
-/* realloc of an array of *cap elements to twice as many (8 at first); updates *cap.
- * Aborts with a message naming who when host memory is out. */
-void *l2_grow(void *p, size_t *cap, size_t elem, const char *who);
 /* The line address of addr; the end of t's bytes (a 0-byte access counts as 1). */
 uint64_t l2_line_of(const L2 *c, uint64_t addr);
 uint64_t l2_end(const Txn *t);

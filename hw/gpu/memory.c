@@ -24,11 +24,11 @@
  *   occupies no pipe time and is answered after `latency` with status address_error
  *   (counted in out_of_range). A posted write out of range cannot be answered: it is
  *   counted in out_of_range and in the model-error counter posted_addr_errors.
- * - Atomic = fetch-and-add: len must be 4 or 8; data holds the addend as a
- *   little-endian integer; memory stores old + addend (wrapping) and the response
- *   carries the old bytes. Any other length or a missing operand is answered with
- *   status command_error (counted in cmd_errors) and, like an address error,
- *   occupies no pipe time. A good atomic occupies the pipe for len bytes once.
+ * - Atomic = fetch-and-add, the rule of hw/lib/amo.h: len must be 4 or 8; data holds
+ *   the addend as a little-endian integer; memory stores old + addend (wrapping) and
+ *   the response carries the old bytes. Any other length or a missing operand is
+ *   answered with status command_error (counted in cmd_errors) and, like an address
+ *   error, occupies no pipe time. A good atomic occupies the pipe for len bytes once.
  * - A write without data (data == NULL) writes zeros to its enabled bytes.
  * - Reads ignore byte enables and return all len bytes.
  * - release, kernel_begin and kernel_end are taken in order, occupy no pipe time and
@@ -41,6 +41,7 @@
  *   waiting responses (late) in order before taking requests again. */
 #include <stddef.h>
 
+#include "hw/lib/amo.h"
 #include "hw/lib/fill.h"
 #include "hw/lib/sparse.h"
 #include "hw/lib/wire.h"
@@ -129,17 +130,12 @@ static bool mem_in_range(const Memory *m, const Txn *t)
 /* Applies a fetch-and-add; false if the atomic is malformed. */
 static bool mem_atomic(Memory *m, const Txn *t, Txn *resp)
 {
-    if ((t->len != 4 && t->len != 8) || !t->data) {
+    if (!amo_len_ok(t->len) || !t->data) {
         return false;
     }
-    uint8_t old[8], sum[8];
+    uint8_t old[AMO_MAX_LEN], sum[AMO_MAX_LEN];
     sparse_read(m->store, t->addr, old, t->len);
-    unsigned carry = 0;
-    for (uint32_t i = 0; i < t->len; i++) {
-        unsigned s = (unsigned)old[i] + t->data[i] + carry;
-        sum[i] = (uint8_t)s;
-        carry = s >> 8;
-    }
+    amo_result(old, t->data, t->len, sum);
     sparse_write(m->store, t->addr, sum, NULL, t->len);
     txn_set_data(resp, old);
     return true;

@@ -7,8 +7,9 @@
  * line fetched before the change never lands in the L1. */
 #include "hw/gpu/mshr.h"
 
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "kernel/xalloc.h"
 
 bool mshr_init(Mshr *m, uint32_t n)
 {
@@ -89,16 +90,9 @@ int mshr_find_id(const Mshr *m, uint64_t down_id)
 void mshr_wait(Mshr *m, int i, Txn *req)
 {
     MshrEntry *e = &m->e[i];
-    if (e->nwait == e->cap) {
-        uint32_t cap = e->cap ? 2 * e->cap : 4;
-        Txn **w = realloc(e->wait, cap * sizeof *w);
-        if (!w) {
-            fprintf(stderr, "mgtlm: out of host memory in an MSHR\n");
-            abort();
-        }
-        e->wait = w;
-        e->cap = cap;
-    }
+    size_t cap = e->cap;
+    e->wait = xgrow(e->wait, &cap, e->nwait + 1, sizeof *e->wait, 4);
+    e->cap = (uint32_t)cap;
     e->wait[e->nwait++] = req;
 }
 

@@ -34,9 +34,9 @@
  *   one waits until interval after the previous send. */
 #include <stddef.h>
 
-#include "hw/lib/idmap.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/idmap.h"
 
 typedef struct RdmaLane {
     struct Rdma *r;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/bits.h"
+
 typedef enum FillKind { FILL_ZERO, FILL_HASH } FillKind;
 
 /* Choices for a PT_ENUM "fill" parameter, in FillKind order (NULL-terminated). */
@@ -23,12 +25,7 @@ typedef enum FillKind { FILL_ZERO, FILL_HASH } FillKind;
 
 static inline uint64_t fill_mix(uint64_t a)
 {
-    a ^= a >> 30;
-    a *= 0xbf58476d1ce4e5b9ULL;
-    a ^= a >> 27;
-    a *= 0x94d049bb133111ebULL;
-    a ^= a >> 31;
-    return a;
+    return bits_mix64(a);
 }
 
 static inline uint8_t fill_byte(FillKind kind, uint64_t addr)

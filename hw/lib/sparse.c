@@ -1,24 +1,19 @@
 /* Sparse functional byte store (see sparse.h).
  *
  * Pages live in slabs of SPARSE_SLAB pages so a store touching many pages does few
- * allocations. The table maps page number -> page (linear probing, grown at half
- * load, never shrunk; no single-page deletion is needed). A new page is initialised
- * with the fill pattern before the write lands, so a page always holds the current
- * content of every one of its bytes. */
+ * allocations. An IdMap (kernel/idmap.h) maps page number -> page; no single-page
+ * deletion is needed. A new page is initialised with the fill pattern before the
+ * write lands, so a page always holds the current content of every one of its bytes. */
 #include "hw/lib/sparse.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SPARSE_SLAB 64
-#define SPARSE_MIN_CAP 64
+#include "kernel/idmap.h"
+#include "kernel/xalloc.h"
 
-typedef struct SparseSlot {
-    uint64_t page; /* page number (addr / SPARSE_PAGE_BYTES) */
-    uint8_t *data; /* NULL = empty slot */
-} SparseSlot;
+#define SPARSE_SLAB 64
 
 typedef struct SparseSlab {
     struct SparseSlab *next;
@@ -28,17 +23,9 @@ typedef struct SparseSlab {
 
 struct SparseStore {
     FillKind fill;
-    SparseSlot *slots;
-    size_t cap; /* power of two */
-    size_t count;
+    IdMap pages;       /* page number (addr / SPARSE_PAGE_BYTES) -> its bytes */
     SparseSlab *slabs; /* newest first */
 };
-
-static void sparse_oom(void)
-{
-    fprintf(stderr, "mgtlm: out of host memory in the sparse memory store\n");
-    abort();
-}
 
 SparseStore *sparse_new(FillKind fill)
 {
@@ -47,12 +34,7 @@ SparseStore *sparse_new(FillKind fill)
         return NULL;
     }
     s->fill = fill;
-    s->cap = SPARSE_MIN_CAP;
-    s->slots = calloc(s->cap, sizeof *s->slots);
-    if (!s->slots) {
-        free(s);
-        return NULL;
-    }
+    idmap_init(&s->pages);
     return s;
 }
 
@@ -71,85 +53,38 @@ void sparse_free(SparseStore *s)
         return;
     }
     sparse_free_slabs(s);
-    free(s->slots);
+    idmap_destroy(&s->pages);
     free(s);
 }
 
 void sparse_clear(SparseStore *s)
 {
     sparse_free_slabs(s);
-    memset(s->slots, 0, s->cap * sizeof *s->slots);
-    s->count = 0;
+    idmap_destroy(&s->pages);
 }
 
 size_t sparse_pages(const SparseStore *s)
 {
-    return s->count;
-}
-
-static size_t sparse_hash(uint64_t page, size_t cap)
-{
-    return (size_t)(fill_mix(page) & (cap - 1));
+    return idmap_count(&s->pages);
 }
 
 static uint8_t *sparse_find(const SparseStore *s, uint64_t page)
 {
-    size_t i = sparse_hash(page, s->cap);
-    while (s->slots[i].data) {
-        if (s->slots[i].page == page) {
-            return s->slots[i].data;
-        }
-        i = (i + 1) & (s->cap - 1);
-    }
-    return NULL;
-}
-
-static void sparse_insert_slot(SparseSlot *slots, size_t cap, uint64_t page,
-                               uint8_t *data)
-{
-    size_t i = sparse_hash(page, cap);
-    while (slots[i].data) {
-        i = (i + 1) & (cap - 1);
-    }
-    slots[i].page = page;
-    slots[i].data = data;
-}
-
-static void sparse_grow(SparseStore *s)
-{
-    size_t cap = s->cap * 2;
-    SparseSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        sparse_oom();
-    }
-    for (size_t i = 0; i < s->cap; i++) {
-        if (s->slots[i].data) {
-            sparse_insert_slot(slots, cap, s->slots[i].page, s->slots[i].data);
-        }
-    }
-    free(s->slots);
-    s->slots = slots;
-    s->cap = cap;
+    uint64_t data;
+    return idmap_get(&s->pages, page, &data) ? (uint8_t *)(uintptr_t)data : NULL;
 }
 
 static uint8_t *sparse_new_page(SparseStore *s, uint64_t page)
 {
     if (!s->slabs || s->slabs->used == SPARSE_SLAB) {
-        SparseSlab *slab = malloc(sizeof *slab);
-        if (!slab) {
-            sparse_oom();
-        }
+        SparseSlab *slab = xmalloc(sizeof *slab);
         slab->next = s->slabs;
         slab->used = 0;
         s->slabs = slab;
     }
     uint8_t *data = s->slabs->bytes[s->slabs->used++];
     fill_bytes(s->fill, page * SPARSE_PAGE_BYTES, data, SPARSE_PAGE_BYTES);
-    if (2 * (s->count + 1) > s->cap) {
-        sparse_grow(s);
-    }
-    sparse_insert_slot(s->slots, s->cap, page, data);
-    s->count++;
+    idmap_insert(&s->pages, page, (uint64_t)(uintptr_t)data);
     return data;
 }
 

@@ -1,7 +1,7 @@
 /* Sparse functional byte store: a 64-bit address space whose untouched bytes hold the
  * fill pattern (fill.h). Pages of SPARSE_PAGE_BYTES are allocated on the first write
  * that touches them, so host memory grows with the bytes written, not with the size
- * of the modelled memory. Lookup is an open-addressing hash table keyed by page
+ * of the modelled memory. Lookup is the u64 map of kernel/idmap.h keyed by page
  * number (no dependence on pointer values). Used by the memory block (its content)
  * and the cu block (its shadow of the bytes it wrote). */
 #ifndef MGTLM_HW_LIB_SPARSE_H

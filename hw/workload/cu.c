@@ -86,8 +86,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/lib/amo.h"
 #include "hw/lib/fill.h"
 #include "hw/workload/cu_priv.h"
+#include "kernel/xalloc.h"
 
 const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
                                    "tiled", "scatter", "shared",  "halo",    NULL};
@@ -649,11 +651,7 @@ static void cu_random_bytes(Cu *c, uint8_t *out, size_t len)
  * (len bytes, or NULL). */
 static void cu_wave_apply(Cu *c, const CuReq *q, Txn *t, uint8_t *expect)
 {
-    TxnThread *th = malloc(q->nthreads * sizeof *th);
-    if (!th) {
-        fprintf(stderr, "mgtlm: %s: out of host memory\n", c->base.name);
-        abort();
-    }
+    TxnThread *th = xrealloc_array(NULL, q->nthreads, sizeof *th);
     uint32_t off = 0;
     for (size_t i = 0; i < q->nthreads; i++) {
         const CuThread *x = &q->threads[i];
@@ -711,11 +709,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
         slot->addr = q->addr;
         slot->len = q->len;
         if (q->cmd != TXN_WRITE) {
-            slot->expect = malloc(q->len ? q->len : 1);
-            if (!slot->expect) {
-                fprintf(stderr, "mgtlm: %s: out of host memory\n", c->base.name);
-                abort();
-            }
+            slot->expect = xmalloc(q->len);
             if (q->ek >= 0) {
                 cu_shared_expect(&c->sh, (uint32_t)q->ek, q->addr, slot->expect, q->len);
             } else if (q->nthreads) {
@@ -734,12 +728,7 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     } else if (q->cmd == TXN_ATOMIC) {
         uint8_t *sum = c->scratch;
         sparse_read(c->shadow, q->addr, sum, q->len);
-        unsigned carry = 0;
-        for (uint32_t i = 0; i < q->len; i++) {
-            unsigned s = (unsigned)sum[i] + t->data[i] + carry;
-            sum[i] = (uint8_t)s;
-            carry = s >> 8;
-        }
+        amo_result(sum, t->data, q->len, sum);
         sparse_write(c->shadow, q->addr, sum, NULL, q->len);
     }
     return t;

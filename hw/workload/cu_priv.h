@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hw/lib/idmap.h"
 #include "hw/lib/rng.h"
 #include "hw/lib/sparse.h"
 #include "hw/workload/cu_halo.h"
@@ -17,6 +16,7 @@
 #include "hw/workload/cu_written.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
+#include "kernel/idmap.h"
 
 enum {
     CU_NONE,

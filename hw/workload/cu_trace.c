@@ -10,8 +10,10 @@
 
 #include <jansson.h>
 
+#include "hw/lib/amo.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
+#include "kernel/xalloc.h"
 
 static const char *const cu_op_names[] = {
     [CU_OP_READ] = "read",
@@ -22,16 +24,6 @@ static const char *const cu_op_names[] = {
     [CU_OP_KERNEL_END] = "kernel_end",
 };
 
-static void *cu_trace_xalloc(void *p, size_t size)
-{
-    void *q = realloc(p, size);
-    if (!q) {
-        fprintf(stderr, "mgtlm: out of host memory reading a cu trace\n");
-        abort();
-    }
-    return q;
-}
-
 bool cu_trace_open(CuTrace *tr, const char *path, SimTime clock, uint64_t addr_limit,
                    uint64_t line, SimError *err)
 {
@@ -40,9 +32,9 @@ bool cu_trace_open(CuTrace *tr, const char *path, SimTime clock, uint64_t addr_l
     if (!tr->f) {
         return sim_error_set(err, "%s: cannot open trace: %s", path, strerror(errno));
     }
-    tr->path = cu_trace_xalloc(NULL, strlen(path) + 1);
+    tr->path = xmalloc(strlen(path) + 1);
     memcpy(tr->path, path, strlen(path) + 1);
-    tr->data = cu_trace_xalloc(NULL, CU_TRACE_MAX_SIZE);
+    tr->data = xmalloc(CU_TRACE_MAX_SIZE);
     tr->clock = clock;
     tr->addr_limit = addr_limit;
     tr->line = line;
@@ -184,7 +176,7 @@ static bool cu_trace_threads(CuTrace *tr, json_t *v, CuTraceRec *rec, SimError *
                              "[addr, size] pairs");
     }
     if (n > tr->thread_cap) {
-        tr->threads = cu_trace_xalloc(tr->threads, n * sizeof *tr->threads);
+        tr->threads = xrealloc_array(tr->threads, n, sizeof *tr->threads);
         tr->thread_cap = n;
     }
     for (size_t i = 0; i < n; i++) {
@@ -281,13 +273,13 @@ static bool cu_trace_memop(CuTrace *tr, json_t *o, CuTraceRec *rec, SimError *er
         return cu_trace_fail(tr, err, "op %s needs addr and size%s", cu_op_names[rec->op],
                              rec->op == CU_OP_ATOMIC ? "" : " (or threads)");
     }
-    uint64_t max = rec->op == CU_OP_ATOMIC ? 8 : CU_TRACE_MAX_SIZE;
+    uint64_t max = rec->op == CU_OP_ATOMIC ? AMO_MAX_LEN : CU_TRACE_MAX_SIZE;
     if (!cu_trace_addr(tr, addr, "addr", &rec->addr, err) ||
         !cu_trace_size(tr, size, "size", max, &rec->size, err) ||
         !cu_trace_range(tr, rec->addr, rec->size, err)) {
         return false;
     }
-    if (rec->op == CU_OP_ATOMIC && rec->size != 4 && rec->size != 8) {
+    if (rec->op == CU_OP_ATOMIC && !amo_len_ok(rec->size)) {
         return cu_trace_fail(tr, err, "an atomic has size 4 or 8, not %u", rec->size);
     }
     if (data) {
@@ -395,9 +387,8 @@ void cu_coalesce(CuLines *l, uint64_t line, const CuThread *threads, size_t n)
             }
             if (k == l->n) {
                 if (l->n == l->cap) {
-                    l->cap = l->cap ? 2 * l->cap : 8;
-                    l->addr = cu_trace_xalloc(l->addr, l->cap * sizeof *l->addr);
-                    l->be = cu_trace_xalloc(l->be, l->cap * line);
+                    l->addr = xgrow(l->addr, &l->cap, l->n + 1, sizeof *l->addr, 8);
+                    l->be = xrealloc_array(l->be, l->cap, line);
                 }
                 l->addr[k] = base;
                 memset(l->be + k * line, 0, line);

@@ -1,9 +1,10 @@
 /* The record of the bytes a cu wrote (see cu_written.h). */
 #include "hw/workload/cu_written.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/xalloc.h"
 
 void cu_written_init(CuWritten *w, uint64_t line)
 {
@@ -19,12 +20,6 @@ void cu_written_clear(CuWritten *w)
     cu_written_init(w, w->line);
 }
 
-static void cu_written_oom(void)
-{
-    fprintf(stderr, "mgtlm: cu: out of host memory\n");
-    abort();
-}
-
 /* Bitmap of line n, created (all clear) if new. */
 static uint8_t *cu_written_map(CuWritten *w, uint64_t n)
 {
@@ -33,17 +28,9 @@ static uint8_t *cu_written_map(CuWritten *w, uint64_t n)
         return w->maps + e * w->mbytes;
     }
     if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 64;
-        uint64_t *lines = realloc(w->lines, cap * sizeof *lines);
-        if (!lines) {
-            cu_written_oom();
-        }
-        w->lines = lines;
-        uint8_t *maps = realloc(w->maps, cap * w->mbytes);
-        if (!maps) {
-            cu_written_oom();
-        }
-        w->maps = maps;
+        size_t cap = w->cap;
+        w->lines = xgrow(w->lines, &cap, w->n + 1, sizeof *w->lines, 64);
+        w->maps = xrealloc_array(w->maps, cap, w->mbytes);
         w->cap = cap;
     }
     e = w->n++;
@@ -82,10 +69,7 @@ void cu_written_sort(CuWritten *w)
     /* Sort (line, bitmap) pairs by line: sort the line numbers, then gather the
      * bitmaps through the index. */
     if (w->n > 1) {
-        uint8_t *maps = malloc(w->n * w->mbytes);
-        if (!maps) {
-            cu_written_oom();
-        }
+        uint8_t *maps = xrealloc_array(NULL, w->n, w->mbytes);
         qsort(w->lines, w->n, sizeof *w->lines, cu_written_cmp);
         for (size_t e = 0; e < w->n; e++) {
             uint64_t old;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hw/lib/idmap.h"
+#include "kernel/idmap.h"
 
 typedef struct CuWritten {
     uint64_t line;   /* bytes per line (1..4096) */

@@ -105,8 +105,6 @@ bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,
  * Returns false. */
 bool platform_set_blame(PlatformLoad *ld, PlatformSetFrom from, const PlatformLoadArgs *a,
                         const char *key, SimError *err);
-/* Glob with '*' (any run) and '?' (one character); everything else is literal. */
-bool platform_glob_match(const char *pattern, const char *name);
 
 /* platform_check.c: schema and parameter checks. */
 /* Fails on a member of obj whose key is not in allowed (NULL-terminated). */

@@ -1,6 +1,5 @@
 /* `set` overrides: "<instance glob>.<param>": value, split at the last '.'. The glob
- * matches whole instance names with '*' (any run, '.' included) and '?' (one
- * character); '[' and ']' are literal because they appear in names ("gpu*.cu[*]").
+ * (kernel/glob.h, the dialect of every name pattern) matches whole instance names.
  * The value is checked against every matched instance's type at once, so an error
  * names the set entry; a key matching no instance, an unknown parameter, or a
  * parameter a topology generator computes (its `computed` list, on an instance named
@@ -10,32 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/glob.h"
 #include "kernel/json_util.h"
 #include "params.h"
 #include "platform_priv.h"
-
-bool platform_glob_match(const char *pattern, const char *name)
-{
-    const char *star = NULL, *resume = NULL;
-    while (*name) {
-        if (*pattern == '*') {
-            star = pattern++;
-            resume = name;
-        } else if (*pattern == '?' || *pattern == *name) {
-            pattern++;
-            name++;
-        } else if (star) {
-            pattern = star + 1;
-            name = ++resume;
-        } else {
-            return false;
-        }
-    }
-    while (*pattern == '*') {
-        pattern++;
-    }
-    return *pattern == '\0';
-}
 
 bool platform_set_blame(PlatformLoad *ld, PlatformSetFrom from, const PlatformLoadArgs *a,
                         const char *key, SimError *err)
@@ -72,7 +49,7 @@ static bool platform_set_one(PlatformLoad *ld, const char *key, json_t *value,
     size_t matched = 0;
     for (size_t i = 0; i < d->ninst; i++) {
         PlatformInstance *in = &d->inst[i];
-        if (!platform_glob_match(glob, in->name)) {
+        if (!glob_match(glob, in->name)) {
             continue;
         }
         matched++;

@@ -65,11 +65,4 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
  * (the message names the file). */
 bool trace_log_close(TraceLog *log, SimError *err);
 
-/* Glob matching ('*' any run, '?' one char, "[" literal unless followed by a class).
- * A "[...]" that forms a class matches either one character of the class or the
- * bracket's contents as pattern text after a literal '[', so "cu[1]" matches the port
- * "cu[1]", "cu[*]" matches "cu[12]" and "gpu[0-3]" matches "gpu2". Classes: "[abc]",
- * "[a-z]", negated "[!a-z]" or "[^a-z]". */
-bool trace_glob_match(const char *pattern, const char *name);
-
 #endif

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/glob.h"
+
 struct TraceLog {
     TraceWriter *w;
     Port **ports;
@@ -79,7 +81,7 @@ static bool selected(const Port *p, const char *const *globs, size_t nglobs, boo
 {
     bool hit = nglobs == 0;
     for (size_t g = 0; g < nglobs; g++) {
-        if (trace_glob_match(globs[g], p->name)) {
+        if (glob_match(globs[g], p->name)) {
             used[g] = true;
             hit = true;
         }

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "kernel/glob.h"
 #include "kernel/json_util.h"
 
 static void collector_record(TraceSink *sink, const Port *port, const char *ev,
@@ -38,7 +39,7 @@ static bool port_selected(const Port *port, json_t *globs, bool *used)
 {
     bool hit = false;
     for (size_t k = 0; k < json_array_size(globs); k++) {
-        if (trace_glob_match(json_string_value(json_array_get(globs, k)), port->name)) {
+        if (glob_match(json_string_value(json_array_get(globs, k)), port->name)) {
             used[k] = hit = true;
         }
     }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/xalloc.h"
+
 #define NONE SIZE_MAX
 
 typedef struct SetMatch {
@@ -92,14 +94,10 @@ static GoldenResult compare_set(const Golden *g, const json_t *observed)
                   .o = observed,
                   .ng = json_array_size(g->records),
                   .no = json_array_size(observed)};
-    m.g_to_o = malloc((m.ng + 1) * sizeof *m.g_to_o);
-    m.o_to_g = malloc((m.no + 1) * sizeof *m.o_to_g);
-    m.seen = malloc(m.no + 1);
+    m.g_to_o = xrealloc_array(NULL, m.ng + 1, sizeof *m.g_to_o);
+    m.o_to_g = xrealloc_array(NULL, m.no + 1, sizeof *m.o_to_g);
+    m.seen = xmalloc(m.no + 1);
     GoldenResult r = {.golden_index = NONE, .observed_index = NONE};
-    if (!m.g_to_o || !m.o_to_g || !m.seen) {
-        fprintf(stderr, "mgtlm: out of memory comparing with %s\n", g->path);
-        abort();
-    }
     memset(m.g_to_o, 0xff, (m.ng + 1) * sizeof *m.g_to_o);
     memset(m.o_to_g, 0xff, (m.no + 1) * sizeof *m.o_to_g);
     for (size_t gi = 0; gi < m.ng; gi++) {

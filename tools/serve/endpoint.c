@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernel/event.h"
+#include "kernel/xalloc.h"
 
 typedef struct EpItem {
     Txn *t;
@@ -64,15 +65,7 @@ static void endpoint_wake(void *subject, void *obj)
 
 static void endpoint_enqueue(Endpoint *e, Txn *t, SimTime at)
 {
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 16;
-        EpItem *q = realloc(e->q, cap * sizeof *q);
-        if (!q) {
-            abort();
-        }
-        e->q = q;
-        e->cap = cap;
-    }
+    e->q = xgrow(e->q, &e->cap, e->n + 1, sizeof *e->q, 16);
     size_t i = e->n;
     while (i > 0 && e->q[i - 1].at > at) {
         e->q[i] = e->q[i - 1];

@@ -93,6 +93,8 @@ Block *serve_endpoint(const Server *s, const char *name);
 void serve_run_start(Server *s, SimTime until, uint64_t events);
 /* Stops a run, answering waiters with `why`. */
 void serve_run_stop(Server *s, const char *why);
+/* Before a reset: stops a run ("reset") and ends every log stream. */
+void serve_reset_prepare(Server *s);
 /* True if the kernel should advance now (a run, or a co-simulation peer waiting). */
 bool serve_wants_time(Server *s);
 /* Executes up to budget events (and at most one quantum of simulated time, unless

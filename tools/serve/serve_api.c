@@ -18,7 +18,6 @@
 #include "hw/tb/driver_stimulus.h"
 #include "kernel/json_util.h"
 #include "kernel/units.h"
-#include "serve_http.h"
 
 json_t *serve_api_error(const char *msg)
 {

@@ -18,6 +18,7 @@
 #include "endpoint.h"
 #include "pcie_ip.h"
 #include "serve_http.h"
+#include "serve_logs.h"
 
 bool serve_build(Server *s, SimError *err)
 {
@@ -121,6 +122,14 @@ void serve_run_stop(Server *s, const char *why)
     s->running = false;
     s->last_stop = why;
     serve_http_answer_waiters(s);
+}
+
+void serve_reset_prepare(Server *s)
+{
+    if (s->running) {
+        serve_run_stop(s, "reset");
+    }
+    serve_logs_close_all(s);
 }
 
 /* The time the kernel may not pass while a PCIe/IP peer owes it completions. */

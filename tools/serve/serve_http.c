@@ -275,14 +275,6 @@ bool serve_http_start(Server *s, SimError *err)
     return true;
 }
 
-void serve_reset_prepare(Server *s)
-{
-    if (s->running) {
-        serve_run_stop(s, "reset");
-    }
-    serve_logs_close_all(s);
-}
-
 void serve_http_stop(Server *s)
 {
     if (s->running) {

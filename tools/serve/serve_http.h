@@ -14,8 +14,6 @@ bool serve_http_start(Server *s, SimError *err);
 void serve_http_stop(Server *s);
 /* Answers every waiting POST /api/run with the health JSON and `stopped`. */
 void serve_http_answer_waiters(Server *s);
-/* Before a reset: stops a run ("reset") and ends every log stream. */
-void serve_reset_prepare(Server *s);
 /* The dashboard page (static, NUL-terminated). */
 extern const char serve_dashboard_html[];
 

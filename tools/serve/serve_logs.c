@@ -16,9 +16,9 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
+#include "kernel/glob.h"
 #include "kernel/trace/trace.h"
 #include "serve_api.h"
-#include "serve_http.h"
 
 #define SERVE_STREAM_BACKLOG (1u << 20)
 #define SERVE_GLOBS_MAX 32
@@ -103,7 +103,7 @@ static size_t split_globs(char *copy, char **v)
 static bool any_match(char **globs, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++) {
-        if (trace_glob_match(globs[i], name)) {
+        if (glob_match(globs[i], name)) {
             return true;
         }
     }
@@ -119,7 +119,7 @@ static bool stream_ports(ServeStream *st, const Platform *p, char **globs, size_
         bool hit = false;
         for (size_t i = 0; i < p->nblocks && !hit; i++) {
             for (size_t k = 0; k < p->blocks[i]->nports && !hit; k++) {
-                hit = trace_glob_match(globs[g], p->blocks[i]->ports[k].name);
+                hit = glob_match(globs[g], p->blocks[i]->ports[k].name);
             }
         }
         if (!hit) {

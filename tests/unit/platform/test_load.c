@@ -160,22 +160,6 @@ static void test_inline_and_extra_sets(void)
     json_decref(sets);
 }
 
-static void test_glob(void)
-{
-    CHECK(platform_glob_match("gpu*.cu[*]", "gpu0.cu[3]"));
-    CHECK(platform_glob_match("gpu*.cu[*]", "gpu12.cu[10]"));
-    CHECK(!platform_glob_match("gpu*.cu[*]", "gpu0.cu"));
-    CHECK(!platform_glob_match("gpu?.mem", "gpu10.mem"));
-    CHECK(platform_glob_match("gpu?.mem", "gpu1.mem"));
-    CHECK(platform_glob_match("*", "fabric.sw[0]"));
-    CHECK(platform_glob_match("a*b*c", "axxbyybc"));
-    CHECK(!platform_glob_match("a*b*c", "axxbyybd"));
-    CHECK(platform_glob_match("gpu1*", "gpu1"));
-    CHECK(!platform_glob_match("gpu[0].x", "gpu0.x"));
-    CHECK(platform_glob_match("gpu0.cu[1]", "gpu0.cu[1]"));
-    CHECK(!platform_glob_match("", "x"));
-}
-
 static void test_names(void)
 {
     char inst[64], port[64];
@@ -243,7 +227,6 @@ int main(int argc, char **argv)
     RUN(test_cli_set_errors);
     RUN(test_toplevel);
     RUN(test_inline_and_extra_sets);
-    RUN(test_glob);
     RUN(test_names);
     RUN(test_desc_api);
     return harness_report();

@@ -1,8 +1,11 @@
-/* A map from 64-bit transaction ids to 64-bit values (a time or a slot index), for
- * blocks that track outstanding transactions (rdma, cu). Open addressing keyed by the
- * id value, so behaviour never depends on pointer values. */
-#ifndef MGTLM_HW_LIB_IDMAP_H
-#define MGTLM_HW_LIB_IDMAP_H
+/* The one map from 64-bit keys to 64-bit values of mgtlm: transaction ids to a time or
+ * a slot index (rdma, cu, bgu, codec, rdma_cache), line or page numbers to a state, a
+ * mask or a storage index (imst, decision, cu, the sparse memory store). Open
+ * addressing keyed by the key's value, so behaviour never depends on pointer values;
+ * iteration (idmap_next) visits slots in table order, which depends only on the
+ * sequence of inserts and removes, never on the host. */
+#ifndef MGTLM_IDMAP_H
+#define MGTLM_IDMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,5 +40,10 @@ static inline size_t idmap_count(const IdMap *m)
 {
     return m->count;
 }
+
+/* Iteration: start with *pos = 0; each call that returns true writes one entry
+ * (key and/or value if non-NULL) and advances *pos. Every entry is visited once, in
+ * table order, provided the map is not modified during the walk. */
+bool idmap_next(const IdMap *m, size_t *pos, uint64_t *key, uint64_t *value);
 
 #endif

@@ -1,11 +1,13 @@
-/* Glob matching for port names: '*' matches any run (also empty), '?' one character,
- * and "[...]" is ambiguous on purpose: port names contain literal brackets
- * ("gpu0.xbar.cu[1]"), so a bracket expression that forms a class matches either one
- * character of the class, or a literal '[' after which the bracket's contents are
- * matched as pattern text (so "cu[*]" matches "cu[12]"); a '[' that does not start a
- * valid class is an ordinary character. Decision: the union rule keeps "cu[1]" and
- * "cu[*]" working on array ports while "gpu[0-3].*" still selects GPUs. */
-#include "trace.h"
+/* Glob matching of instance and port names (see glob.h): '*' matches any run (also
+ * empty), '?' one character, and "[...]" is ambiguous on purpose: names contain literal
+ * brackets ("gpu0.xbar.cu[1]"), so a bracket expression that forms a class matches
+ * either one character of the class, or a literal '[' after which the bracket's
+ * contents are matched as pattern text (so "cu[*]" matches "cu[12]"); a '[' that does
+ * not start a valid class is an ordinary character. Decision: the union rule keeps
+ * "cu[1]" and "cu[*]" working on array names while "gpu[0-3].*" still selects GPUs. */
+#include "glob.h"
+
+#include <stddef.h>
 
 /* If p starts a class "[...]" (non-empty, closed), returns the position of its ']'. */
 static const char *class_end(const char *p)
@@ -43,7 +45,7 @@ static bool class_has(const char *p, const char *end, char c)
     return hit != neg;
 }
 
-bool trace_glob_match(const char *pattern, const char *name)
+bool glob_match(const char *pattern, const char *name)
 {
     const char *p = pattern, *n = name;
     while (*p) {
@@ -52,7 +54,7 @@ bool trace_glob_match(const char *pattern, const char *name)
                 p++;
             }
             for (const char *s = n;; s++) {
-                if (trace_glob_match(p, s)) {
+                if (glob_match(p, s)) {
                     return true;
                 }
                 if (!*s) {
@@ -63,10 +65,10 @@ bool trace_glob_match(const char *pattern, const char *name)
         if (*p == '[') {
             const char *end = class_end(p);
             if (end) {
-                if (*n == '[' && trace_glob_match(p + 1, n + 1)) {
+                if (*n == '[' && glob_match(p + 1, n + 1)) {
                     return true;
                 }
-                return *n && class_has(p, end, *n) && trace_glob_match(end + 1, n + 1);
+                return *n && class_has(p, end, *n) && glob_match(end + 1, n + 1);
             }
         }
         if (!*n || (*p != '?' && *p != *n)) {

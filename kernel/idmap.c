@@ -1,12 +1,12 @@
 /* Id map (see idmap.h): linear probing, grown at half load, deletion by backward
  * shift (no tombstones, so a long run never degrades the table). Slots are hashed
- * with fill_mix, the fixed 64-bit mixer of fill.h. */
-#include "hw/lib/idmap.h"
+ * with bits_mix64, the fixed 64-bit mixer of bits.h. */
+#include "kernel/idmap.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
-#include "hw/lib/fill.h"
+#include "kernel/bits.h"
+#include "kernel/xalloc.h"
 
 #define IDMAP_MIN_CAP 16
 
@@ -25,7 +25,7 @@ void idmap_destroy(IdMap *m)
 
 static size_t idmap_home(uint64_t key, size_t cap)
 {
-    return (size_t)(fill_mix(key) & (cap - 1));
+    return (size_t)(bits_mix64(key) & (cap - 1));
 }
 
 static void idmap_place(IdMapSlot *slots, size_t cap, uint64_t key, uint64_t value)
@@ -42,11 +42,7 @@ static void idmap_place(IdMapSlot *slots, size_t cap, uint64_t key, uint64_t val
 static void idmap_grow(IdMap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : IDMAP_MIN_CAP;
-    IdMapSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        fprintf(stderr, "mgtlm: out of host memory in an id map\n");
-        abort();
-    }
+    IdMapSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < m->cap; i++) {
         if (m->slots[i].used) {
             idmap_place(slots, cap, m->slots[i].key, m->slots[i].value);
@@ -125,4 +121,22 @@ bool idmap_remove(IdMap *m, uint64_t key, uint64_t *value)
     m->slots[hole].used = false;
     m->count--;
     return true;
+}
+
+bool idmap_next(const IdMap *m, size_t *pos, uint64_t *key, uint64_t *value)
+{
+    for (size_t i = *pos; i < m->cap; i++) {
+        if (m->slots[i].used) {
+            if (key) {
+                *key = m->slots[i].key;
+            }
+            if (value) {
+                *value = m->slots[i].value;
+            }
+            *pos = i + 1;
+            return true;
+        }
+    }
+    *pos = m->cap;
+    return false;
 }

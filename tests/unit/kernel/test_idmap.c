@@ -1,0 +1,169 @@
+/* Unit tests of the u64 map (kernel/idmap.c): basic use, growth across many
+ * capacities, deletion (backward shift) against a plain array reference, and
+ * iteration: every entry once, in an order fixed by the insert/remove sequence. */
+#include "kernel/idmap.h"
+
+#include <stdlib.h>
+
+#include "tests/unit/harness.h"
+
+/* xorshift64: the test's own deterministic key stream. */
+static uint64_t test_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void test_basic(void)
+{
+    IdMap m;
+    idmap_init(&m);
+    uint64_t v = 0;
+    CHECK(!idmap_get(&m, 5, &v));
+    CHECK(!idmap_remove(&m, 5, &v));
+    CHECK(idmap_insert(&m, 5, 50));
+    CHECK(!idmap_insert(&m, 5, 51));
+    CHECK(idmap_get(&m, 5, &v));
+    CHECK_EQ_U64(v, 50);
+    CHECK_EQ_U64(idmap_count(&m), 1);
+    CHECK(idmap_remove(&m, 5, &v));
+    CHECK_EQ_U64(v, 50);
+    CHECK(!idmap_get(&m, 5, NULL));
+    CHECK_EQ_U64(idmap_count(&m), 0);
+    idmap_destroy(&m);
+}
+
+static void test_random_against_reference(void)
+{
+    enum { KEYS = 3000 };
+    static uint64_t ref[KEYS]; /* 0 = absent, else value + 1 */
+    IdMap m;
+    idmap_init(&m);
+    uint64_t r = 7;
+    int bad = 0;
+    for (int step = 0; step < 200000; step++) {
+        uint64_t k = test_next(&r) % KEYS;
+        uint64_t v;
+        switch (test_next(&r) % 3) {
+        case 0:
+            bad += idmap_insert(&m, k * 977, k + step) != (ref[k] == 0);
+            if (ref[k] == 0) {
+                ref[k] = k + step + 1;
+            }
+            break;
+        case 1:
+            if (idmap_remove(&m, k * 977, &v)) {
+                bad += ref[k] != v + 1;
+                ref[k] = 0;
+            } else {
+                bad += ref[k] != 0;
+            }
+            break;
+        default:
+            if (idmap_get(&m, k * 977, &v)) {
+                bad += ref[k] != v + 1;
+            } else {
+                bad += ref[k] != 0;
+            }
+            break;
+        }
+    }
+    size_t live = 0;
+    for (int k = 0; k < KEYS; k++) {
+        live += ref[k] != 0;
+    }
+    CHECK_EQ_U64(bad, 0);
+    CHECK_EQ_U64(idmap_count(&m), live);
+    idmap_destroy(&m);
+}
+
+static void test_growth(void)
+{
+    IdMap m;
+    idmap_init(&m);
+    CHECK_EQ_U64(m.cap, 0);
+    size_t grows = 0, cap = 0;
+    for (uint64_t k = 0; k < 100000; k++) {
+        CHECK(idmap_insert(&m, k << 20, ~k));
+        if (m.cap != cap) {
+            grows++;
+            cap = m.cap;
+        }
+        CHECK(2 * m.count <= m.cap); /* never above half load */
+    }
+    CHECK_EQ_U64(idmap_count(&m), 100000);
+    CHECK(grows >= 10);
+    uint64_t bad = 0;
+    for (uint64_t k = 0; k < 100000; k++) {
+        uint64_t v = 0;
+        bad += !idmap_get(&m, k << 20, &v) || v != ~k;
+    }
+    CHECK_EQ_U64(bad, 0);
+    idmap_destroy(&m);
+    CHECK_EQ_U64(idmap_count(&m), 0);
+    CHECK(!idmap_get(&m, 0, NULL));
+}
+
+/* Visits m; returns the number of entries, checks each against the value rule and
+ * writes the keys in visit order to keys (up to max). */
+static size_t test_walk(const IdMap *m, uint64_t *keys, size_t max)
+{
+    size_t n = 0, pos = 0;
+    uint64_t k, v;
+    while (idmap_next(m, &pos, &k, &v)) {
+        CHECK_EQ_U64(v, k * 3);
+        if (n < max) {
+            keys[n] = k;
+        }
+        n++;
+    }
+    CHECK(!idmap_next(m, &pos, &k, &v));
+    return n;
+}
+
+static void test_iteration(void)
+{
+    enum { N = 1000 };
+    IdMap a, b;
+    idmap_init(&a);
+    idmap_init(&b);
+    size_t pos = 0;
+    CHECK(!idmap_next(&a, &pos, NULL, NULL));
+    uint64_t s = 99;
+    for (int i = 0; i < N; i++) {
+        uint64_t k = test_next(&s) % 5000;
+        idmap_insert(&a, k, k * 3);
+        idmap_insert(&b, k, k * 3);
+        if (i % 3 == 0) {
+            idmap_remove(&a, k / 2, NULL);
+            idmap_remove(&b, k / 2, NULL);
+        }
+    }
+    static uint64_t ka[N], kb[N];
+    size_t na = test_walk(&a, ka, N), nb = test_walk(&b, kb, N);
+    CHECK_EQ_U64(na, idmap_count(&a));
+    CHECK_EQ_U64(na, nb);
+    /* the same operations give the same order; each key is visited once */
+    CHECK(memcmp(ka, kb, na * sizeof *ka) == 0);
+    uint64_t dup = 0;
+    for (size_t i = 0; i < na; i++) {
+        CHECK(idmap_get(&a, ka[i], NULL));
+        for (size_t j = i + 1; j < na; j++) {
+            dup += ka[i] == ka[j];
+        }
+    }
+    CHECK_EQ_U64(dup, 0);
+    idmap_destroy(&a);
+    idmap_destroy(&b);
+}
+
+int main(void)
+{
+    RUN(test_basic);
+    RUN(test_random_against_reference);
+    RUN(test_growth);
+    RUN(test_iteration);
+    return harness_report();
+}
