@@ -61,8 +61,8 @@ static CostItem *cost_push(CostReport *r, const char *owner, const char *what,
     return it;
 }
 
-void cost_add_storage(CostReport *r, const char *owner, const char *what, uint64_t entries,
-                      uint64_t bits_per_entry, const char *doc)
+void cost_add_storage(CostReport *r, const char *owner, const char *what,
+                      uint64_t entries, uint64_t bits_per_entry, const char *doc)
 {
     CostItem *it = cost_push(r, owner, what, doc);
     it->entries = entries;

@@ -18,8 +18,8 @@ void cost_report_free(CostReport *r);
 
 /* Storage item of instance `owner`: `entries` entries of `bits_per_entry` bits each.
  * `what` names the structure ("directory", "tags"), doc says what an entry holds. */
-void cost_add_storage(CostReport *r, const char *owner, const char *what, uint64_t entries,
-                      uint64_t bits_per_entry, const char *doc);
+void cost_add_storage(CostReport *r, const char *owner, const char *what,
+                      uint64_t entries, uint64_t bits_per_entry, const char *doc);
 /* A derived time (e.g. "invalidate all lines at 64GB/s"). */
 void cost_add_time(CostReport *r, const char *owner, const char *what, SimTime t,
                    const char *doc);

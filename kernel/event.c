@@ -5,7 +5,8 @@
 
 #include "sim_priv.h"
 
-void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject, void *obj)
+void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject,
+                    void *obj)
 {
     ev->sim = sim;
     ev->fn = fn;
@@ -25,7 +26,8 @@ void sim_event_notify_at(SimEvent *ev, SimTime at)
         eventq_cancel(&ev->sim->q, ev->pending.node);
     }
     ev->when = at;
-    ev->pending = sim_priv_schedule_at(ev->sim, at, ev->prio, ev->fn, ev->subject, ev->obj);
+    ev->pending =
+        sim_priv_schedule_at(ev->sim, at, ev->prio, ev->fn, ev->subject, ev->obj);
 }
 
 void sim_event_notify(SimEvent *ev, SimTime delay)

@@ -16,7 +16,8 @@ typedef struct SimEvent {
 } SimEvent;
 
 /* Initialises ev (caller-owned storage) to call fn(subject, obj) when it fires. */
-void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject, void *obj);
+void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject,
+                    void *obj);
 /* Notifies ev at now + delay; earliest pending notification wins. */
 void sim_event_notify(SimEvent *ev, SimTime delay);
 /* Same at an absolute time (>= now). */

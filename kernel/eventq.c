@@ -301,7 +301,6 @@ SimNode *eventq_peek_slow(EventQueue *q)
     return NULL;
 }
 
-
 void eventq_cancel(EventQueue *q, SimNode *n)
 {
     n->cancelled = true;

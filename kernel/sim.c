@@ -55,8 +55,9 @@ SimTime sim_next_time(Sim *sim)
 
 void sim_schedule_fail(const Sim *sim, SimTime at, int prio)
 {
-    fprintf(stderr, "mgtlm: internal error: event scheduled at %llu ps (now %llu) "
-                    "with priority %d\n",
+    fprintf(stderr,
+            "mgtlm: internal error: event scheduled at %llu ps (now %llu) "
+            "with priority %d\n",
             (unsigned long long)at, (unsigned long long)sim->now, prio);
     abort();
 }

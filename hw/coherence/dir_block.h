@@ -42,50 +42,38 @@ void dir_block_cost(Block *b, CostReport *r);
 /* Parameter-table entries and BlockType members shared by the three directory types
  * (dir_baseline.c, dir_hmg.c, dir_rec.c differ only in defaults and docs). */
 #define DIR_PARAM_ENTRIES                                                                \
-    {.key = "entries",                                                                   \
-     .offset = offsetof(DirBlock, entries),                                              \
-     .type = PT_U64,                                                                     \
-     .def = "8192",                                                                      \
-     .min = 1,                                                                           \
-     .max = 1048576,                                                                     \
-     .doc = "directory entries (a multiple of ways)"}
+    {                                                                                    \
+        .key = "entries", .offset = offsetof(DirBlock, entries), .type = PT_U64,         \
+        .def = "8192", .min = 1, .max = 1048576,                                         \
+        .doc = "directory entries (a multiple of ways)"                                  \
+    }
 #define DIR_PARAM_WAYS(docstr)                                                           \
-    {.key = "ways",                                                                      \
-     .offset = offsetof(DirBlock, ways),                                                 \
-     .type = PT_U64,                                                                     \
-     .def = "8",                                                                         \
-     .min = 1,                                                                           \
-     .max = 1024,                                                                        \
-     .doc = docstr}
+    {                                                                                    \
+        .key = "ways", .offset = offsetof(DirBlock, ways), .type = PT_U64, .def = "8",   \
+        .min = 1, .max = 1024, .doc = docstr                                             \
+    }
 #define DIR_PARAM_LINE                                                                   \
-    {.key = "line",                                                                      \
-     .offset = offsetof(DirBlock, line),                                                 \
-     .type = PT_SIZE,                                                                    \
-     .def = "64",                                                                        \
-     .min = 4,                                                                           \
-     .max = 4096,                                                                        \
-     .doc = "coherence line size in bytes (power of two)"}
+    {                                                                                    \
+        .key = "line", .offset = offsetof(DirBlock, line), .type = PT_SIZE, .def = "64", \
+        .min = 4, .max = 4096, .doc = "coherence line size in bytes (power of two)"      \
+    }
 #define DIR_PARAM_RANGE(defstr, docstr)                                                  \
-    {.key = "range",                                                                     \
-     .offset = offsetof(DirBlock, range),                                                \
-     .type = PT_SIZE,                                                                    \
-     .def = defstr,                                                                      \
-     .min = 128,                                                                         \
-     .max = 4096,                                                                        \
-     .doc = docstr}
+    {                                                                                    \
+        .key = "range", .offset = offsetof(DirBlock, range), .type = PT_SIZE,            \
+        .def = defstr, .min = 128, .max = 4096, .doc = docstr                            \
+    }
 #define DIR_PARAM_REPLACEMENT(defstr)                                                    \
-    {.key = "replacement",                                                               \
-     .offset = offsetof(DirBlock, repl),                                                 \
-     .type = PT_ENUM,                                                                    \
-     .def = defstr,                                                                      \
-     .choices = dir_block_repl_choices,                                                  \
-     .doc = "victim choice in a full set: lru (least recently used) or fifo (oldest)"}
+    {                                                                                    \
+        .key = "replacement", .offset = offsetof(DirBlock, repl), .type = PT_ENUM,       \
+        .def = defstr, .choices = dir_block_repl_choices,                                \
+        .doc = "victim choice in a full set: lru (least recently used) or fifo (oldest)" \
+    }
 #define DIR_PARAM_LATENCY                                                                \
-    {.key = "latency",                                                                   \
-     .offset = offsetof(DirBlock, latency),                                              \
-     .type = PT_TIME,                                                                    \
-     .def = "0ns",                                                                       \
-     .doc = "lookup latency added to tracked requests and to invalidates"}
+    {                                                                                    \
+        .key = "latency", .offset = offsetof(DirBlock, latency), .type = PT_TIME,        \
+        .def = "0ns",                                                                    \
+        .doc = "lookup latency added to tracked requests and to invalidates"             \
+    }
 #define DIR_BLOCK_TYPE_COMMON                                                            \
     .size = sizeof(DirBlock), .ports = dir_block_ports, .nports = DIR_BLOCK_NPORTS,      \
     .stat_defs = dir_block_stat_defs, .nstat_defs = DIR_BLOCK_NSTATS,                    \

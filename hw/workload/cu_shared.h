@@ -34,9 +34,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hw/workload/cu_pattern.h"
 #include "hw/lib/fill.h"
 #include "hw/lib/rng.h"
+#include "hw/workload/cu_pattern.h"
 #include "kernel/error.h"
 
 /* Salt of the read-only predicate (k + 1 never reaches it for kernels < 2^32). */

@@ -3,9 +3,9 @@
  * Loading a dump and dumping it again gives the same bytes. */
 #include <stdlib.h>
 
+#include "kernel/units.h"
 #include "params.h"
 #include "platform_priv.h"
-#include "kernel/units.h"
 
 /* {"p": canonical value, ...} for one instance; the params as given if they do not
  * apply (possible only for a description that was never checked). New reference. */

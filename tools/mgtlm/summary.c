@@ -26,11 +26,12 @@ static void summary_add(json_t *totals, const char *key, json_int_t count, json_
         cell = json_pack("{s:I,s:I}", "count", (json_int_t)0, "sum", (json_int_t)0);
         json_object_set_new(totals, key, cell);
     }
-    json_object_set_new(cell, "count",
-                        json_integer(json_integer_value(json_object_get(cell, "count")) +
-                                     count));
-    json_object_set_new(cell, "sum",
-                        json_integer(json_integer_value(json_object_get(cell, "sum")) + sum));
+    json_object_set_new(
+        cell, "count",
+        json_integer(json_integer_value(json_object_get(cell, "count")) + count));
+    json_object_set_new(
+        cell, "sum",
+        json_integer(json_integer_value(json_object_get(cell, "sum")) + sum));
 }
 
 void summary_print(FILE *f, const Platform *p)
@@ -40,7 +41,8 @@ void summary_print(FILE *f, const Platform *p)
     json_t *hists = json_object();
     const char *name;
     json_t *value;
-    json_object_foreach(stats, name, value) {
+    json_object_foreach(stats, name, value)
+    {
         const char *type = summary_type_of(p, name);
         if (!type) {
             continue;
@@ -54,11 +56,13 @@ void summary_print(FILE *f, const Platform *p)
                         json_integer_value(json_object_get(value, "sum")));
         }
     }
-    json_object_foreach(counters, name, value) {
+    json_object_foreach(counters, name, value)
+    {
         fprintf(f, "  %-36s %lld\n", name,
                 (long long)json_integer_value(json_object_get(value, "sum")));
     }
-    json_object_foreach(hists, name, value) {
+    json_object_foreach(hists, name, value)
+    {
         json_int_t count = json_integer_value(json_object_get(value, "count"));
         json_int_t sum = json_integer_value(json_object_get(value, "sum"));
         fprintf(f, "  %-36s mean %.1f over %lld\n", name,

@@ -14,7 +14,8 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
         if (jerr.line <= 0) {
             return sim_error_set(err, "%s: %s", path, jerr.text);
         }
-        return sim_error_set(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+        return sim_error_set(err, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+                             jerr.text);
     }
     bool ok = true;
     if (!json_is_object(root)) {
@@ -23,7 +24,8 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
     }
     const char *key;
     json_t *value;
-    json_object_foreach(root, key, value) {
+    json_object_foreach(root, key, value)
+    {
         if (strcmp(key, "doc") == 0) {
             if (!json_is_string(value)) {
                 ok = sim_error_set(err, "%s: /doc: must be a string", path);
@@ -34,8 +36,9 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
             if (!json_is_string(value) ||
                 !units_parse_time(json_string_value(value), 0, until, &uerr)) {
                 ok = sim_error_set(err, "%s: /until: %s", path,
-                                   json_is_string(value) ? uerr.msg
-                                                         : "must be a time string like \"10us\"");
+                                   json_is_string(value)
+                                       ? uerr.msg
+                                       : "must be a time string like \"10us\"");
                 goto out;
             }
             *has_until = true;
@@ -46,12 +49,13 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
             }
             const char *k;
             json_t *v;
-            json_object_foreach(value, k, v) {
+            json_object_foreach(value, k, v)
+            {
                 json_object_set(sets, k, v);
             }
         } else {
-            ok = sim_error_set(err, "%s: /%s: unknown key (expected doc, set, until)", path,
-                               key);
+            ok = sim_error_set(err, "%s: /%s: unknown key (expected doc, set, until)",
+                               path, key);
             goto out;
         }
     }

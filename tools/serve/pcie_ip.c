@@ -51,10 +51,11 @@ static void pcie_close(PcieIp *p, const char *why)
         return;
     }
     char msg[SIM_ERROR_MAX];
-    snprintf(msg, sizeof msg,
-             "%.900s; connection closed (%llu TLPs in, %llu out, %llu DLLPs, %llu ignored)",
-             why, (unsigned long long)p->tlps_in, (unsigned long long)p->tlps_out,
-             (unsigned long long)p->dllps_in, (unsigned long long)p->ignored);
+    snprintf(
+        msg, sizeof msg,
+        "%.900s; connection closed (%llu TLPs in, %llu out, %llu DLLPs, %llu ignored)",
+        why, (unsigned long long)p->tlps_in, (unsigned long long)p->tlps_out,
+        (unsigned long long)p->dllps_in, (unsigned long long)p->ignored);
     pcie_log(p, msg);
     bufferevent_free(p->bev);
     p->bev = NULL;

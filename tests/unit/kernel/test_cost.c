@@ -22,7 +22,8 @@ static void test_report(void)
     json_t *second = json_array_get(items, 1);
     CHECK_EQ_U64(json_integer_value(json_object_get(second, "time_ps")), 2097152000);
     CHECK(json_object_get(second, "total_bits") == NULL);
-    CHECK_EQ_U64(json_integer_value(json_object_get(j, "total_bytes")), (8192 * 103 + 9 + 7) / 8);
+    CHECK_EQ_U64(json_integer_value(json_object_get(j, "total_bytes")),
+                 (8192 * 103 + 9 + 7) / 8);
     json_decref(j);
     cost_report_free(r);
 }

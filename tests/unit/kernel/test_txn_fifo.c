@@ -1,7 +1,7 @@
 /* Unit tests of the transaction FIFO (kernel/txn_fifo.c): order across growth and
  * wrap-around, reference handling on destroy. */
-#include "kernel/txn_fifo.h"
 #include "kernel/sim.h"
+#include "kernel/txn_fifo.h"
 #include "tests/unit/harness.h"
 
 static void test_order(void)
