@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 struct Registry {
     const BlockType **types;
     size_t ntypes, types_cap;
@@ -26,32 +28,12 @@ void registry_free(Registry *r)
     }
 }
 
-/* arr if it has room for one more of n elements of size elem, else a bigger copy
- * (*cap updated); NULL on OOM (arr is then unchanged). */
-static void *registry_room(void *arr, size_t n, size_t *cap, size_t elem)
-{
-    if (n < *cap) {
-        return arr;
-    }
-    size_t ncap = *cap ? *cap * 2 : 32;
-    void *bigger = realloc(arr, ncap * elem);
-    if (bigger) {
-        *cap = ncap;
-    }
-    return bigger;
-}
-
 bool registry_add(Registry *r, const BlockType *t, SimError *err)
 {
     if (registry_find(r, t->name)) {
         return sim_error_set(err, "block type %s is already registered", t->name);
     }
-    const BlockType **types =
-        registry_room(r->types, r->ntypes, &r->types_cap, sizeof *types);
-    if (!types) {
-        return sim_error_set(err, "out of memory");
-    }
-    r->types = types;
+    r->types = xgrow(r->types, &r->types_cap, r->ntypes + 1, sizeof *r->types, 32);
     r->types[r->ntypes++] = t;
     return true;
 }
@@ -61,12 +43,7 @@ bool registry_add_topology(Registry *r, const TopologyType *t, SimError *err)
     if (strcmp(t->name, TOPOLOGY_NONE) == 0 || registry_find_topology(r, t->name)) {
         return sim_error_set(err, "topology %s is already registered", t->name);
     }
-    const TopologyType **topos =
-        registry_room(r->topos, r->ntopos, &r->topos_cap, sizeof *topos);
-    if (!topos) {
-        return sim_error_set(err, "out of memory");
-    }
-    r->topos = topos;
+    r->topos = xgrow(r->topos, &r->topos_cap, r->ntopos + 1, sizeof *r->topos, 32);
     r->topos[r->ntopos++] = t;
     return true;
 }

@@ -4,26 +4,9 @@
 #include <string.h>
 
 #include "kernel/registry.h"
+#include "kernel/xalloc.h"
 #include "platform_index.h"
 #include "platform_priv.h"
-
-static bool platform_desc_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) {
-        return true;
-    }
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need) {
-        ncap *= 2;
-    }
-    void *bigger = realloc(*arr, ncap * elem);
-    if (!bigger) {
-        return false;
-    }
-    *arr = bigger;
-    *cap = ncap;
-    return true;
-}
 
 PlatformInstance *platform_desc_find(const PlatformDesc *d, const char *name)
 {
@@ -48,10 +31,7 @@ bool platform_desc_add_instance(PlatformDesc *d, const char *name, const char *t
     if (!d->index && !(d->index = platform_index_new())) {
         return sim_error_set(err, "out of memory");
     }
-    if (!platform_desc_grow((void **)&d->inst, &d->inst_cap, d->ninst + 1,
-                            sizeof *d->inst)) {
-        return sim_error_set(err, "out of memory");
-    }
+    d->inst = xgrow(d->inst, &d->inst_cap, d->ninst + 1, sizeof *d->inst, 16);
     PlatformInstance *in = &d->inst[d->ninst];
     in->name = strdup(name);
     in->origin = strdup(origin);
@@ -73,10 +53,7 @@ bool platform_desc_add_instance(PlatformDesc *d, const char *name, const char *t
 bool platform_desc_add_wire(PlatformDesc *d, const char *a, const char *b,
                             SimTime latency, const char *origin, SimError *err)
 {
-    if (!platform_desc_grow((void **)&d->wires, &d->wire_cap, d->nwires + 1,
-                            sizeof *d->wires)) {
-        return sim_error_set(err, "out of memory");
-    }
+    d->wires = xgrow(d->wires, &d->wire_cap, d->nwires + 1, sizeof *d->wires, 16);
     PlatformWire *w = &d->wires[d->nwires];
     w->a = strdup(a);
     w->b = strdup(b);
