@@ -1,5 +1,6 @@
 /* Helpers of the topology generators: a switch with its computed "ports" and
- * "routes", and the two wires of a switch-link-switch connection. */
+ * "routes", the switch-per-GPU layout, and the two wires of a switch-link-switch
+ * connection. */
 #include "fabric_gen.h"
 
 #include <stdio.h>
@@ -24,6 +25,37 @@ bool fabric_gen_switch(TopologyGen *g, const char *name, uint64_t ports, uint32_
     json_decref(routes);
     json_decref(computed);
     return ok;
+}
+
+bool fabric_gen_per_gpu(TopologyGen *g, uint64_t ports, FabricRoute route,
+                        uint32_t nlinks, SimError *err)
+{
+    char name[64];
+    for (uint32_t i = 0; i < topology_gpus(g); i++) {
+        snprintf(name, sizeof name, "sw[%u]", i);
+        if (!fabric_gen_switch(g, name, ports, i, route, err)) {
+            return false;
+        }
+    }
+    for (uint32_t k = 0; k < nlinks; k++) {
+        snprintf(name, sizeof name, "link[%u]", k);
+        if (!topology_add(g, "link", name, "link", NULL, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool fabric_gen_per_gpu_uplinks(TopologyGen *g, SimError *err)
+{
+    for (uint32_t i = 0; i < topology_gpus(g); i++) {
+        char port[64];
+        snprintf(port, sizeof port, "sw[%u].port[0]", i);
+        if (!topology_uplink(g, i, port, err)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool fabric_gen_join(TopologyGen *g, uint32_t i, uint32_t sp, uint32_t k, uint32_t j,

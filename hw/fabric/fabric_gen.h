@@ -1,5 +1,6 @@
 /* What the topology generators share: fabric switches with computed routing tables,
- * and switch-to-switch connections through a link. */
+ * switch-to-switch connections through a link, and the switch-per-GPU layout of the
+ * ring and fully connected topologies. */
 #ifndef MGTLM_HW_FABRIC_GEN_H
 #define MGTLM_HW_FABRIC_GEN_H
 
@@ -18,6 +19,12 @@ typedef uint64_t (*FabricRoute)(uint32_t n, uint32_t i, uint32_t d);
  * and routes[d] = route(gpus, i, d) for every GPU d. */
 bool fabric_gen_switch(TopologyGen *g, const char *name, uint64_t ports, uint32_t i,
                        FabricRoute route, SimError *err);
+/* Switch-per-GPU layout, instances: sw[0..N-1] (N = gpus) with `ports` ports and
+ * routes from route, then link[0..nlinks-1] (part "link", type "link"). */
+bool fabric_gen_per_gpu(TopologyGen *g, uint64_t ports, FabricRoute route,
+                        uint32_t nlinks, SimError *err);
+/* Switch-per-GPU layout, first wires: port[0] of sw[i] to GPU i's uplink, i = 0..N-1. */
+bool fabric_gen_per_gpu_uplinks(TopologyGen *g, SimError *err);
 /* Wires port sp of sw[i] to link[k].a and link[k].b to port dp of sw[j]. */
 bool fabric_gen_join(TopologyGen *g, uint32_t i, uint32_t sp, uint32_t k, uint32_t j,
                      uint32_t dp, SimError *err);

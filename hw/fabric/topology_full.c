@@ -5,8 +5,6 @@
  * d - 1). The user's params of the parts "switch" and "link" go to every switch and
  * link; the switches' "ports" and "routes" are computed. Wires: the uplinks of GPU
  * 0..N-1, then the links in pair order. */
-#include <stdio.h>
-
 #include "fabric_gen.h"
 
 static const char *const topology_full_parts[] = {"switch", "link", NULL};
@@ -23,31 +21,14 @@ static uint64_t topology_full_route(uint32_t n, uint32_t i, uint32_t d)
 static bool topology_full_instances(TopologyGen *g, SimError *err)
 {
     uint32_t n = topology_gpus(g);
-    char name[64];
-    for (uint32_t i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "sw[%u]", i);
-        if (!fabric_gen_switch(g, name, n, i, topology_full_route, err)) {
-            return false;
-        }
-    }
-    for (uint32_t k = 0; k < n * (n - 1) / 2; k++) {
-        snprintf(name, sizeof name, "link[%u]", k);
-        if (!topology_add(g, "link", name, "link", NULL, err)) {
-            return false;
-        }
-    }
-    return true;
+    return fabric_gen_per_gpu(g, n, topology_full_route, n * (n - 1) / 2, err);
 }
 
 static bool topology_full_wires(TopologyGen *g, SimError *err)
 {
     uint32_t n = topology_gpus(g);
-    for (uint32_t i = 0; i < n; i++) {
-        char port[64];
-        snprintf(port, sizeof port, "sw[%u].port[0]", i);
-        if (!topology_uplink(g, i, port, err)) {
-            return false;
-        }
+    if (!fabric_gen_per_gpu_uplinks(g, err)) {
+        return false;
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {

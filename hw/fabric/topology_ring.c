@@ -6,8 +6,6 @@
  * of the parts "switch" and "link" go to every switch and link; the switches'
  * "ports" and "routes" are computed. Wires: the uplinks of GPU 0..N-1, then the
  * links of sw[0..N-1]. */
-#include <stdio.h>
-
 #include "fabric_gen.h"
 
 static const char *const topology_ring_parts[] = {"switch", "link", NULL};
@@ -24,31 +22,14 @@ static uint64_t topology_ring_route(uint32_t n, uint32_t i, uint32_t d)
 static bool topology_ring_instances(TopologyGen *g, SimError *err)
 {
     uint32_t n = topology_gpus(g);
-    char name[64];
-    for (uint32_t i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "sw[%u]", i);
-        if (!fabric_gen_switch(g, name, 3, i, topology_ring_route, err)) {
-            return false;
-        }
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        snprintf(name, sizeof name, "link[%u]", k);
-        if (!topology_add(g, "link", name, "link", NULL, err)) {
-            return false;
-        }
-    }
-    return true;
+    return fabric_gen_per_gpu(g, 3, topology_ring_route, n, err);
 }
 
 static bool topology_ring_wires(TopologyGen *g, SimError *err)
 {
     uint32_t n = topology_gpus(g);
-    for (uint32_t i = 0; i < n; i++) {
-        char port[64];
-        snprintf(port, sizeof port, "sw[%u].port[0]", i);
-        if (!topology_uplink(g, i, port, err)) {
-            return false;
-        }
+    if (!fabric_gen_per_gpu_uplinks(g, err)) {
+        return false;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (!fabric_gen_join(g, i, 1, i, (i + 1) % n, 2, err)) {
