@@ -1,5 +1,6 @@
-/* The registry: two growing arrays of borrowed pointers (block types, topology
- * generators), searched linearly by name; registration order is kept. */
+/* The registry: three growing arrays of borrowed pointers (block types, topology
+ * generators, declared commands), searched linearly by name; registration order is
+ * kept. The command array always ends with a NULL (the form txn_cmd_parse takes). */
 #include "registry.h"
 
 #include <stdlib.h>
@@ -12,7 +13,11 @@ struct Registry {
     size_t ntypes, types_cap;
     const TopologyType **topos;
     size_t ntopos, topos_cap;
+    const TxnCmdDecl **cmds;
+    size_t ncmds, cmds_cap;
 };
+
+static const TxnCmdDecl *const registry_no_cmds[] = {NULL};
 
 Registry *registry_new(void)
 {
@@ -24,6 +29,7 @@ void registry_free(Registry *r)
     if (r) {
         free(r->types);
         free(r->topos);
+        free(r->cmds);
         free(r);
     }
 }
@@ -45,6 +51,20 @@ bool registry_add_topology(Registry *r, const TopologyType *t, SimError *err)
     }
     r->topos = xgrow(r->topos, &r->topos_cap, r->ntopos + 1, sizeof *r->topos, 32);
     r->topos[r->ntopos++] = t;
+    return true;
+}
+
+bool registry_add_cmd(Registry *r, const TxnCmdDecl *d, SimError *err)
+{
+    TxnCmd cmd;
+    const TxnCmdDecl *found;
+    if (strcmp(d->name, "declared") == 0 ||
+        txn_cmd_parse(d->name, registry_cmds(r), &cmd, &found)) {
+        return sim_error_set(err, "command %s is already registered", d->name);
+    }
+    r->cmds = xgrow(r->cmds, &r->cmds_cap, r->ncmds + 2, sizeof *r->cmds, 8);
+    r->cmds[r->ncmds++] = d;
+    r->cmds[r->ncmds] = NULL;
     return true;
 }
 
@@ -78,4 +98,9 @@ const TopologyType *registry_find_topology(const Registry *r, const char *name)
         }
     }
     return NULL;
+}
+
+const TxnCmdDecl *const *registry_cmds(const Registry *r)
+{
+    return r->cmds ? r->cmds : registry_no_cmds;
 }

@@ -1,6 +1,6 @@
 /* DualOpt's commands beyond the TLM generic ones (paper 000 section 4.3, SPEC.md 1.6):
  * the L1s' access records to the decision engine and the engine's mode declaration.
- * Their names are those of logs and testbenches; hw/txn_cmds.c lists them. */
+ * Their names are those of logs and testbenches; hw/txn_cmds.def lists them. */
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/dualopt_monitor.h"
 

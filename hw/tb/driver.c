@@ -74,7 +74,8 @@ bool driver_load(Block *b, json_t *stimulus, const char *origin, SimError *err)
     Driver *d = (Driver *)b;
     DriverEntry *v;
     size_t n;
-    if (!driver_entries_parse(stimulus, origin, b->plat->clock, &v, &n, err)) {
+    if (!driver_entries_parse(stimulus, origin, b->plat->clock, b->plat->cmds, &v, &n,
+                              err)) {
         return false;
     }
     driver_clear(d);

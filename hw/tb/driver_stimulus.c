@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
@@ -31,6 +30,7 @@ typedef struct StimCtx {
     const char *origin;
     size_t index;
     SimTime clock;
+    const TxnCmdDecl *const *cmds; /* declared commands (borrowed; NULL = none) */
     SimError *err;
 } StimCtx;
 
@@ -145,7 +145,7 @@ static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
     return true;
 }
 
-/* A command name: generic, or declared by hardware (hw/txn_cmds.h; *decl). */
+/* A command name: generic, or one of the registry's declared commands (*decl). */
 static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out,
                      const TxnCmdDecl **decl)
 {
@@ -153,7 +153,7 @@ static bool stim_cmd(const StimCtx *c, json_t *o, const char *key, TxnCmd *out,
     if (!stim_string(c, o, key, &s)) {
         return false;
     }
-    if (!txn_cmd_parse(s, hw_txn_cmds, out, decl)) {
+    if (!txn_cmd_parse(s, c->cmds, out, decl)) {
         return stim_fail(c, key,
                          "unknown command '%s' (read, write, atomic, invalidate,"
                          " release, kernel_begin, kernel_end, resp)",
@@ -379,7 +379,8 @@ void driver_entries_free(DriverEntry *v, size_t n)
 }
 
 bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps,
-                          DriverEntry **out, size_t *n, SimError *err)
+                          const TxnCmdDecl *const *cmds, DriverEntry **out, size_t *n,
+                          SimError *err)
 {
     if (!json_is_array(stimulus)) {
         return sim_error_set(err, "%s: expected an array of entries, got %s", origin,
@@ -390,7 +391,7 @@ bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps
     if (!v) {
         return sim_error_set(err, "%s: out of memory", origin);
     }
-    StimCtx c = {.origin = origin, .clock = clock_ps, .err = err};
+    StimCtx c = {.origin = origin, .clock = clock_ps, .cmds = cmds, .err = err};
     SimTime prev = 0;
     for (c.index = 0; c.index < count; c.index++) {
         if (!stim_entry(&c, json_array_get(stimulus, c.index), prev, &v[c.index])) {

@@ -28,9 +28,12 @@ typedef struct DriverEntry {
 
 /* Parses stimulus (a JSON array) into *out (new array of *n entries, owned by the
  * caller; free with driver_entries_free). Times with units use clock_ps for
- * "cycles". Errors name origin + "/<index>/<key>". */
+ * "cycles"; a cmd may be generic or one of cmds (the declared commands of the
+ * platform's registry, PlatformInfo.cmds; NULL = none). Errors name origin +
+ * "/<index>/<key>". */
 bool driver_entries_parse(json_t *stimulus, const char *origin, SimTime clock_ps,
-                          DriverEntry **out, size_t *n, SimError *err);
+                          const TxnCmdDecl *const *cmds, DriverEntry **out, size_t *n,
+                          SimError *err);
 void driver_entries_free(DriverEntry *v, size_t n);
 /* A new transaction (one reference, owned by the caller) carrying every field of e;
  * used by the testbench driver and by `mgtlm serve` injection. */

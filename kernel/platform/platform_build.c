@@ -255,6 +255,7 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
     }
     p->desc = *desc;
     memset(desc, 0, sizeof *desc);
+    p->desc.info.cmds = p->desc.registry ? registry_cmds(p->desc.registry) : NULL;
     p->sim = sim;
     p->stats = stats_new();
     p->index = platform_index_new();

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hw/txn_cmds.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/txn.h"
@@ -96,7 +95,8 @@ static bool hex_ok(const char *s, bool data)
     return data ? n % 2 == 0 : n > 0;
 }
 
-static bool value_check(const GoldenField *f, json_t *v, SimError *err)
+static bool value_check(const GoldenField *f, json_t *v, const TxnCmdDecl *const *cmds,
+                        SimError *err)
 {
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     json_int_t i = json_is_integer(v) ? json_integer_value(v) : -2;
@@ -119,7 +119,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
         return (s && (strcmp(s, "send") == 0 || strcmp(s, "recv") == 0)) ||
                sim_error_set(err, "/ev: expected \"send\" or \"recv\"");
     case FK_CMD:
-        return (s && txn_cmd_parse(s, hw_txn_cmds, &cmd, &decl)) ||
+        return (s && txn_cmd_parse(s, cmds, &cmd, &decl)) ||
                sim_error_set(err,
                              "/%s: expected a command name (read, write, atomic,"
                              " invalidate, release, kernel_begin, kernel_end, resp)",
@@ -151,7 +151,7 @@ static bool value_check(const GoldenField *f, json_t *v, SimError *err)
            sim_error_set(err, "/%s: expected an array of non-negative integers", f->key);
 }
 
-bool golden_record_check(json_t *rec, SimError *err)
+bool golden_record_check(json_t *rec, const TxnCmdDecl *const *cmds, SimError *err)
 {
     if (!json_is_object(rec)) {
         return sim_error_set(err, "expected a JSON object, got %s", json_kind(rec));
@@ -164,7 +164,7 @@ bool golden_record_check(json_t *rec, SimError *err)
         if (!field_find(key, &f)) {
             return sim_error_set(err, "/%s: unknown record field", key);
         }
-        if (!value_check(&f, v, err)) {
+        if (!value_check(&f, v, cmds, err)) {
             return false;
         }
     }
@@ -279,7 +279,7 @@ static bool blank(const char *s)
     return s[strspn(s, " \t\r\n")] == '\0';
 }
 
-static bool golden_read(FILE *f, Golden *g, SimError *err)
+static bool golden_read(FILE *f, const TxnCmdDecl *const *cmds, Golden *g, SimError *err)
 {
     char *line = NULL;
     size_t size = 0, cap = 0, lineno = 0;
@@ -296,7 +296,7 @@ static bool golden_read(FILE *f, Golden *g, SimError *err)
         if (!rec) {
             ok = sim_error_set(err, "%s:%zu:%d: %s", g->path, lineno, jerr.column,
                                jerr.text);
-        } else if (!golden_record_check(rec, &rerr)) {
+        } else if (!golden_record_check(rec, cmds, &rerr)) {
             json_decref(rec);
             ok = sim_error_set(err, "%s:%zu: %s", g->path, lineno, rerr.msg);
         } else if (!golden_add(g, rec, lineno, &cap)) {
@@ -310,7 +310,8 @@ static bool golden_read(FILE *f, Golden *g, SimError *err)
     return ok;
 }
 
-bool golden_load(const char *path, Golden *out, SimError *err)
+bool golden_load(const char *path, const TxnCmdDecl *const *cmds, Golden *out,
+                 SimError *err)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");
@@ -319,7 +320,7 @@ bool golden_load(const char *path, Golden *out, SimError *err)
     }
     out->path = strdup(path);
     out->records = json_array();
-    bool ok = out->path && out->records ? golden_read(f, out, err)
+    bool ok = out->path && out->records ? golden_read(f, cmds, out, err)
                                         : sim_error_set(err, "%s: out of memory", path);
     fclose(f);
     if (!ok) {

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "kernel/error.h"
+#include "kernel/txn.h"
 
 typedef enum GoldenMode { GOLDEN_EXACT, GOLDEN_ORDER, GOLDEN_SET } GoldenMode;
 
@@ -34,13 +35,15 @@ typedef struct Golden {
 
 /* Reads a golden file: one record per line, blank lines ignored. Errors name the
  * file, line and key: "vectors/x.jsonl:4: /addr: expected a \"0x\" hex string". On
- * success fills *out (free with golden_free). */
-bool golden_load(const char *path, Golden *out, SimError *err);
+ * success fills *out (free with golden_free). cmds: the declared commands a record's
+ * cmd/req may name besides the generic ones (registry_cmds; NULL = none). */
+bool golden_load(const char *path, const TxnCmdDecl *const *cmds, Golden *out,
+                 SimError *err);
 void golden_free(Golden *g);
 
 /* Checks the keys and value types of one golden record; the message names the key
- * ("/addr: ..."). */
-bool golden_record_check(json_t *rec, SimError *err);
+ * ("/addr: ..."); cmds as for golden_load. */
+bool golden_record_check(json_t *rec, const TxnCmdDecl *const *cmds, SimError *err);
 
 /* True if golden value gv of field key matches observed value ov (NULL when the
  * observed record lacks the field: its default applies, if the field has one). */

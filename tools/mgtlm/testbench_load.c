@@ -117,7 +117,7 @@ static bool tb_read_header(Tb *tb, SimError *err)
     if (!gpath) {
         return tb_fail(tb, "/golden", err, "out of memory");
     }
-    bool ok = golden_load(gpath, &tb->golden, err);
+    bool ok = golden_load(gpath, registry_cmds(tb->registry), &tb->golden, err);
     free(gpath);
     if (!ok) {
         char msg[SIM_ERROR_MAX];

@@ -202,8 +202,8 @@ static void api_inject(Server *s, json_t *o, ServeReply *r)
     DriverEntry *e = NULL;
     size_t n = 0;
     SimError err;
-    bool ok =
-        driver_entries_parse(arr, "body: /txn", s->plat->desc.info.clock, &e, &n, &err);
+    bool ok = driver_entries_parse(arr, "body: /txn", s->plat->desc.info.clock,
+                                   s->plat->desc.info.cmds, &e, &n, &err);
     json_decref(arr);
     if (!ok) {
         inject_error(r, err.msg);

@@ -2,7 +2,8 @@
  * registries side by side) and every block type hw_register adds: unique names,
  * lookups, state size, defaults that apply, enum choices, count parameters that are
  * u64 parameters, no type redefining the common "buffer"; every topology generator:
- * complete declarations. */
+ * complete declarations; declared commands: a NULL-terminated list in registration
+ * order, duplicates and generic names refused, hw's monitor and mode found by name. */
 #include <stdlib.h>
 
 #include "kernel/platform/params.h"
@@ -107,10 +108,38 @@ static void test_value(void)
     registry_free(other);
 }
 
+static void test_cmds(void)
+{
+    static const TxnCmdDecl poke = {.name = "poke", .doc = "a"};
+    static const TxnCmdDecl poke2 = {.name = "poke", .doc = "b"};
+    static const TxnCmdDecl read = {.name = "read", .doc = "c"};
+    static const TxnCmdDecl declared = {.name = "declared", .doc = "d"};
+    Registry *r = registry_new();
+    SimError err;
+    CHECK(r && registry_cmds(r)[0] == NULL);
+    CHECK(registry_add_cmd(r, &poke, &err));
+    CHECK(!registry_add_cmd(r, &poke2, &err));
+    CHECK_STR(err.msg, "command poke is already registered");
+    CHECK(!registry_add_cmd(r, &read, &err));
+    CHECK_STR(err.msg, "command read is already registered");
+    CHECK(!registry_add_cmd(r, &declared, &err));
+    CHECK(hw_register(r, &err));
+    const TxnCmdDecl *const *cmds = registry_cmds(r);
+    CHECK(cmds[0] == &poke && cmds[1] && cmds[2] && cmds[3] == NULL);
+    TxnCmd cmd;
+    const TxnCmdDecl *d;
+    CHECK(txn_cmd_parse("monitor", cmds, &cmd, &d) && cmd == TXN_DECLARED &&
+          d == cmds[1]);
+    CHECK(txn_cmd_parse("mode", cmds, &cmd, &d) && d == cmds[2]);
+    CHECK(!txn_cmd_parse("monitor", NULL, &cmd, &d));
+    registry_free(r);
+}
+
 int main(void)
 {
     RUN(test_types);
     RUN(test_topologies);
     RUN(test_value);
+    RUN(test_cmds);
     return harness_report();
 }

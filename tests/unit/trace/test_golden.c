@@ -1,6 +1,7 @@
 /* Golden vectors: loading (line-numbered errors), field rules (hex numeric, data
  * byte-wise case-insensitive, defaults of absent optional fields), and comparison in
- * the exact, order and set modes, each with a mismatch that must be detected. */
+ * the exact, order and set modes, each with a mismatch that must be detected;
+ * declared commands are accepted only when the caller's list names them. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,13 +49,13 @@ static void test_load(void)
 {
     Golden g;
     SimError err;
-    CHECK(golden_load(put("ok.jsonl", three), &g, &err));
+    CHECK(golden_load(put("ok.jsonl", three), NULL, &g, &err));
     CHECK_EQ_U64(json_array_size(g.records), 3);
     CHECK_EQ_U64(g.lines[0], 1);
     CHECK_EQ_U64(g.lines[1], 3);
     CHECK_EQ_U64(g.lines[2], 4);
     golden_free(&g);
-    CHECK(golden_load(put("empty.jsonl", ""), &g, &err));
+    CHECK(golden_load(put("empty.jsonl", ""), NULL, &g, &err));
     CHECK_EQ_U64(json_array_size(g.records), 0);
     golden_free(&g);
 }
@@ -63,7 +64,7 @@ static void check_load_error(const char *text, const char *want)
 {
     Golden g;
     SimError err = {""};
-    CHECK(!golden_load(put("bad.jsonl", text), &g, &err));
+    CHECK(!golden_load(put("bad.jsonl", text), NULL, &g, &err));
     if (!strstr(err.msg, want)) {
         fprintf(stderr, "message '%s' lacks '%s'\n", err.msg, want);
         CHECK(false);
@@ -88,7 +89,7 @@ static void test_load_errors(void)
     check_load_error("{\"t\":1,\"t\":2}\n", "bad.jsonl:1:");
     Golden g;
     SimError err;
-    CHECK(!golden_load("/nonexistent/x.jsonl", &g, &err));
+    CHECK(!golden_load("/nonexistent/x.jsonl", NULL, &g, &err));
     CHECK(strstr(err.msg, "/nonexistent/x.jsonl: cannot open") != NULL);
 }
 
@@ -134,7 +135,7 @@ static Golden load_three(void)
 {
     Golden g;
     SimError err;
-    CHECK(golden_load(put("three.jsonl", three), &g, &err));
+    CHECK(golden_load(put("three.jsonl", three), NULL, &g, &err));
     return g;
 }
 
@@ -194,7 +195,7 @@ static void test_set(void)
     SimError err;
     CHECK(golden_load(put("set.jsonl", "{\"cmd\":\"read\"}\n"
                                        "{\"cmd\":\"read\",\"addr\":\"0x40\"}\n"),
-                      &g, &err));
+                      NULL, &g, &err));
     json_t *o = obs("[{\"cmd\":\"read\",\"addr\":\"0x40\",\"t\":5},"
                     "{\"cmd\":\"read\",\"addr\":\"0x80\",\"t\":1}]");
     CHECK(golden_compare(&g, o, GOLDEN_SET).match);
@@ -243,6 +244,20 @@ static void test_modes(void)
     CHECK_STR(golden_mode_name(GOLDEN_SET), "set");
 }
 
+static void test_declared_cmds(void)
+{
+    static const TxnCmdDecl poke = {.name = "poke", .doc = "a test command"};
+    const TxnCmdDecl *const cmds[] = {&poke, NULL};
+    const char *text = "{\"cmd\":\"resp\",\"req\":\"poke\"}\n{\"cmd\":\"poke\"}\n";
+    Golden g;
+    SimError err;
+    CHECK(!golden_load(put("decl.jsonl", text), NULL, &g, &err));
+    CHECK(strstr(err.msg, "decl.jsonl:1: /req: expected a command name") != NULL);
+    CHECK(golden_load(put("decl.jsonl", text), cmds, &g, &err));
+    CHECK_EQ_U64(json_array_size(g.records), 2);
+    golden_free(&g);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -256,8 +271,9 @@ int main(void)
     RUN(test_set);
     RUN(test_diff_print);
     RUN(test_modes);
-    const char *files[] = {"ok.jsonl", "empty.jsonl", "bad.jsonl", "three.jsonl",
-                           "set.jsonl"};
+    RUN(test_declared_cmds);
+    const char *files[] = {"ok.jsonl",    "empty.jsonl", "bad.jsonl",
+                           "three.jsonl", "set.jsonl",   "decl.jsonl"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/%s", tmpdir, files[i]);
