@@ -3,8 +3,10 @@
  * '[' becomes '_', ']' is dropped and other characters outside [A-Za-z0-9_] become
  * '_') holding four signals: `id` (64 bits, id of the last transaction recorded),
  * `cmd` (4 bits, its command code: 0 read, 1 write, 2 atomic, 3 invalidate,
- * 4 release, 5 kernel_begin, 6 kernel_end, 7 resp, 8 a declared command such as
- * DualOpt's monitor and mode), `send` (1 = last event was a send, 0 = an arrival)
+ * 4 release, 5 kernel_begin, 6 kernel_end, 7 resp, 8 + k for the k-th declared
+ * command of the platform's registry, PlatformInfo.cmds (with the shipped hardware
+ * 8 monitor, 9 mode), 15 for a declared command past the 7th or not in that list),
+ * `send` (1 = last event was a send, 0 = an arrival)
  * and `count` (64 bits, events recorded so far).
  * Streaming: value changes are written when simulated time moves past their time
  * step, one change per signal per step (the last value of the step), so only the
@@ -16,7 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/block.h"
+
 enum { VCD_ID, VCD_CMD, VCD_SEND, VCD_COUNT, VCD_NSIG };
+
+/* The cmd code of declared commands the registry does not place below it. */
+#define VCD_CMD_OTHER 15u
 
 static const char *const vcd_sig_name[VCD_NSIG] = {"id", "cmd", "send", "count"};
 static const unsigned vcd_sig_width[VCD_NSIG] = {64, 4, 1, 64};
@@ -99,6 +106,21 @@ static void flush_step(TraceVcd *w)
     w->ndirty = 0;
 }
 
+/* The 4-bit command code of t (see the header comment). */
+static uint64_t vcd_cmd_code(const Port *port, const Txn *t)
+{
+    if (t->cmd != TXN_DECLARED) {
+        return (uint64_t)t->cmd;
+    }
+    const TxnCmdDecl *const *cmds = port->owner->plat ? port->owner->plat->cmds : NULL;
+    for (uint64_t k = 0; cmds && cmds[k] && TXN_DECLARED + k < VCD_CMD_OTHER; k++) {
+        if (cmds[k] == t->declared) {
+            return TXN_DECLARED + k;
+        }
+    }
+    return VCD_CMD_OTHER;
+}
+
 static void vcd_record(TraceSink *sink, const Port *port, const char *ev, const Txn *t)
 {
     VcdPort *vp = (VcdPort *)sink;
@@ -109,7 +131,7 @@ static void vcd_record(TraceSink *sink, const Port *port, const char *ev, const 
         w->step = now;
     }
     vp->value[VCD_ID] = t->id;
-    vp->value[VCD_CMD] = (uint64_t)t->cmd;
+    vp->value[VCD_CMD] = vcd_cmd_code(port, t);
     vp->value[VCD_SEND] = strcmp(ev, "send") == 0;
     vp->value[VCD_COUNT]++;
     if (!vp->dirty) {
