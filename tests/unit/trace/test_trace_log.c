@@ -2,7 +2,8 @@
  * trace_fanout.c.
  * Trace log writers and fan-out: JSONL files per port (content and empty files for
  * idle ports), the Perfetto trace parses as JSON with the expected tracks and events,
- * the VCD has a valid header, scopes and one change per signal per time step, port
+ * the VCD has a valid header, scopes and one change per signal per time step, codes
+ * declared commands by their position in the platform's list, port
  * selection by glob, and a port recorded by two sinks at once. */
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,36 @@ static void test_vcd(void)
     rig_free(&r);
 }
 
+static void test_vcd_declared(void)
+{
+    static const TxnCmdDecl first = {.name = "first", .doc = "a"};
+    static const TxnCmdDecl second = {.name = "second", .doc = "b"};
+    static const TxnCmdDecl unlisted = {.name = "unlisted", .doc = "c"};
+    static const TxnCmdDecl *const cmds[] = {&first, &second, NULL};
+    const PlatformInfo info = {.gpus = 1, .clock = 1000, .cmds = cmds};
+    Rig r;
+    rig_init(&r);
+    r.a.plat = r.b.plat = &info;
+    SimError err;
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/vcd-declared", tmpdir);
+    TraceLog *log = trace_log_open(&r.p, dir, TRACE_VCD, NULL, 0, &err);
+    CHECK(log != NULL);
+    Port *out = &r.a.ports[0];
+    CHECK(port_send(out, txn_new_declared(r.sim, &second, 0x40, 0)));
+    sim_schedule(r.sim, 5 * SIM_NS, SIM_PRIO_DEFAULT, send_proc, out,
+                 txn_new_declared(r.sim, &unlisted, 0x80, 0));
+    sim_run(r.sim, SIM_TIME_MAX);
+    CHECK(trace_log_close(log, &err));
+    char *v = slurp(dir, "trace.vcd");
+    CHECK(v != NULL);
+    /* port 0's cmd signal is '"': 8 + 1 for `second`, 15 for a command not listed */
+    CHECK(v && strstr(v, "b1001 \"\n") != NULL);
+    CHECK(v && strstr(v, "b1111 \"\n") != NULL);
+    free(v);
+    rig_free(&r);
+}
+
 typedef struct Counter {
     TraceSink sink;
     int n;
@@ -313,6 +344,7 @@ int main(void)
     RUN(test_select);
     RUN(test_perfetto);
     RUN(test_vcd);
+    RUN(test_vcd_declared);
     RUN(test_fanout);
     RUN(test_formats);
     char cmd[300];
