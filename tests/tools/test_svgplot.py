@@ -5,21 +5,12 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(sys.argv[1], "tools", "plot"))
 import svgplot  # noqa: E402
+from tally import check, finish  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
 
 with tempfile.TemporaryDirectory() as d:
     bar = svgplot.bar_chart(os.path.join(d, "b.svg"), "t <&>", ["a", "b", "c"],
@@ -49,5 +40,4 @@ with tempfile.TemporaryDirectory() as d:
           "points sorted by x and evenly spaced on a log2 axis")
     check(len(list(root.iter(NS + "circle"))) == 4, "a marker per point")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

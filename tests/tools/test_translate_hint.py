@@ -7,17 +7,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import check, finish  # noqa: E402
+
 TOOL = os.path.join(sys.argv[1], "tools", "translate-hint")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def run(*args):
@@ -86,5 +79,4 @@ with tempfile.TemporaryDirectory() as d:
     check(r.returncode == 1 and "a.jsonl:1" in r.stderr, "unknown hint: " + r.stderr)
     check(open(log).read() == bad, "a failed file is left unchanged")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
