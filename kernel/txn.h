@@ -32,11 +32,11 @@ typedef enum TxnCmd {
 
 /* A command beyond the TLM generic ones, declared by hardware code as a static const
  * value (DualOpt's `monitor` and `mode`: hw/dualopt/dualopt_cmds.c; the list of all
- * of them: hw/txn_cmds.def, added to a Registry). Its transactions have cmd TXN_DECLARED
- * and `declared` pointing to it (a response to one: req_cmd TXN_DECLARED, same pointer).
- * The kernel keeps no list of them; whoever parses command names passes the registry's
- * (registry_cmds, PlatformInfo.cmds). The
- * generic rules apply: never answered (txn_needs_response), refusable by ports. */
+ * of them: hw/txn_cmds.def, added to a Registry). Its transactions have cmd
+ * TXN_DECLARED and `declared` pointing to it (a response to one: req_cmd TXN_DECLARED,
+ * same pointer). The kernel keeps no list of them; whoever parses command names
+ * passes the registry's (registry_cmds, PlatformInfo.cmds). The generic rules apply:
+ * never answered (txn_needs_response), refusable by ports. */
 typedef struct TxnCmdDecl {
     const char *name; /* in logs and testbenches; distinct from the generic names */
     const char *doc;
