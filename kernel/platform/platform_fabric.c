@@ -18,39 +18,33 @@
 
 static const char *const platform_part_keys[] = {"params", "doc", NULL};
 
-/* The i-th list platform_fabric_names joins: lead, each generator's parts (or
- * computed parameters), tail. */
+/* The i-th list platform_fabric_names joins: lead, each generator's parts, tail. */
 static const char *const *platform_fabric_list(const TopologyType *const *topo,
-                                               size_t ntopo, bool computed,
-                                               const char *const *lead,
+                                               size_t ntopo, const char *const *lead,
                                                const char *const *tail, size_t i)
 {
     if (i == 0 || i > ntopo) {
         return i == 0 ? lead : tail;
     }
-    return computed ? topo[i - 1]->computed : topo[i - 1]->parts;
+    return topo[i - 1]->parts;
 }
 
 /* A new NULL-terminated array (free(); NULL on OOM): the names of lead, then of every
- * registered generator's parts (computed parameters when computed is true) in
- * registration order, then of tail, each name once. */
-static const char **platform_fabric_names(const Registry *r, bool computed,
-                                          const char *const *lead,
+ * registered generator's parts in registration order, then of tail, each name once. */
+static const char **platform_fabric_names(const Registry *r, const char *const *lead,
                                           const char *const *tail)
 {
     size_t ntopo, room = 1, n = 0;
     const TopologyType *const *topo = registry_topologies(r, &ntopo);
     for (size_t i = 0; i < ntopo + 2; i++) {
-        const char *const *names =
-            platform_fabric_list(topo, ntopo, computed, lead, tail, i);
+        const char *const *names = platform_fabric_list(topo, ntopo, lead, tail, i);
         for (size_t k = 0; names && names[k]; k++) {
             room++;
         }
     }
     const char **list = malloc(room * sizeof *list);
     for (size_t i = 0; list && i < ntopo + 2; i++) {
-        const char *const *names =
-            platform_fabric_list(topo, ntopo, computed, lead, tail, i);
+        const char *const *names = platform_fabric_list(topo, ntopo, lead, tail, i);
         for (size_t k = 0; names && names[k]; k++) {
             size_t j = 0;
             while (j < n && strcmp(list[j], names[k]) != 0) {
@@ -67,22 +61,30 @@ static const char **platform_fabric_names(const Registry *r, bool computed,
     return list;
 }
 
-bool platform_fabric_computed(const Registry *r, const char *name, const char *param)
+/* The first parameter (generators in registration order) that a registered generator
+ * computes and that is a member of params, or (params NULL) equals param; NULL if
+ * none. */
+static const char *platform_fabric_computed_in(const Registry *r, const json_t *params,
+                                               const char *param)
 {
-    size_t nlen = strlen(TOPOLOGY_NAMESPACE);
-    if (strncmp(name, TOPOLOGY_NAMESPACE, nlen) != 0 || name[nlen] != '.') {
-        return false;
-    }
     size_t ntopo;
     const TopologyType *const *topo = registry_topologies(r, &ntopo);
     for (size_t i = 0; i < ntopo; i++) {
         for (size_t k = 0; topo[i]->computed && topo[i]->computed[k]; k++) {
-            if (strcmp(topo[i]->computed[k], param) == 0) {
-                return true;
+            const char *c = topo[i]->computed[k];
+            if (params ? json_object_get(params, c) != NULL : strcmp(c, param) == 0) {
+                return c;
             }
         }
     }
-    return false;
+    return NULL;
+}
+
+bool platform_fabric_computed(const Registry *r, const char *name, const char *param)
+{
+    size_t nlen = strlen(TOPOLOGY_NAMESPACE);
+    return strncmp(name, TOPOLOGY_NAMESPACE, nlen) == 0 && name[nlen] == '.' &&
+           platform_fabric_computed_in(r, NULL, param) != NULL;
 }
 
 /* Checks the fabric object's members against "topology", the parts, "latency" and
@@ -91,7 +93,7 @@ static bool platform_fabric_check_keys(PlatformLoad *ld, json_t *fab, SimError *
 {
     static const char *const lead[] = {"topology", NULL};
     static const char *const tail[] = {"latency", "doc", NULL};
-    const char **keys = platform_fabric_names(ld->desc->registry, false, lead, tail);
+    const char **keys = platform_fabric_names(ld->desc->registry, lead, tail);
     if (!keys) {
         return platform_fail(ld, "/fabric", err, "out of memory");
     }
@@ -162,28 +164,20 @@ static bool platform_fabric_part(PlatformLoad *ld, const char *part, SimError *e
     if (!params) {
         return true;
     }
-    const char **computed = platform_fabric_names(ld->desc->registry, true, NULL, NULL);
+    const char *computed = platform_fabric_computed_in(ld->desc->registry, params, NULL);
     if (!computed) {
-        return platform_fail(ld, "/fabric", err, "out of memory");
+        return true;
     }
-    for (size_t i = 0; computed[i]; i++) {
-        if (json_object_get(params, computed[i])) {
-            char p[PLATFORM_PATH_MAX];
-            platform_path(p, sizeof p, path, "params");
-            json_pointer_push(p, sizeof p, computed[i]);
-            free(computed);
-            return platform_fail(ld, p, err,
-                                 "computed from the fabric topology; remove it");
-        }
-    }
-    free(computed);
-    return true;
+    char p[PLATFORM_PATH_MAX];
+    platform_path(p, sizeof p, path, "params");
+    json_pointer_push(p, sizeof p, computed);
+    return platform_fail(ld, p, err, "computed from the fabric topology; remove it");
 }
 
 /* Checks the object of every part a registered generator declares. */
 static bool platform_fabric_parts(PlatformLoad *ld, SimError *err)
 {
-    const char **parts = platform_fabric_names(ld->desc->registry, false, NULL, NULL);
+    const char **parts = platform_fabric_names(ld->desc->registry, NULL, NULL);
     if (!parts) {
         return platform_fail(ld, "/fabric", err, "out of memory");
     }
