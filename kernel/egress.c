@@ -1,11 +1,12 @@
 /* Egress queues: a growable ring of (transaction, port, departure time) sent in
- * order as time and credits allow (see egress.h). */
+ * order as time and credits allow (see egress.h). Like TxnFifo's, the ring's capacity
+ * is a power of two (16, then doubled), so positions wrap with a mask. */
 #include "egress.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "block.h"
+#include "xalloc.h"
 
 static void egress_wake(void *subject, void *obj)
 {
@@ -26,13 +27,9 @@ void egress_init(Egress *q, Block *owner, Port *port, const EgressOpts *opt)
 static void egress_grow(Egress *q)
 {
     size_t cap = q->cap ? 2 * q->cap : 16;
-    EgressItem *item = malloc(cap * sizeof *item);
-    if (!item) {
-        fprintf(stderr, "mgtlm: %s: out of host memory\n", q->owner->name);
-        abort();
-    }
+    EgressItem *item = xmalloc(cap * sizeof *item);
     for (size_t i = 0; i < q->n; i++) {
-        item[i] = q->item[(q->head + i) % q->cap];
+        item[i] = q->item[(q->head + i) & (q->cap - 1)];
     }
     free(q->item);
     q->item = item;
@@ -50,7 +47,7 @@ void egress_add_to(Egress *q, Port *port, Txn *t, SimTime when)
     if (q->n == q->cap) {
         egress_grow(q);
     }
-    q->item[(q->head + q->n) % q->cap] = (EgressItem){t, port, when};
+    q->item[(q->head + q->n) & (q->cap - 1)] = (EgressItem){t, port, when};
     q->n++;
 }
 
@@ -69,7 +66,7 @@ static bool egress_send_due(Egress *q, bool *sent)
         if (!port_send_after(it->port, it->t, q->opt.extra)) {
             return false;
         }
-        q->head = (q->head + 1) % q->cap;
+        q->head = (q->head + 1) & (q->cap - 1);
         q->n--;
         *sent = true;
     }
@@ -115,7 +112,7 @@ bool egress_bound(const Egress *q)
 void egress_clear(Egress *q)
 {
     for (size_t i = 0; i < q->n; i++) {
-        txn_unref(q->item[(q->head + i) % q->cap].t);
+        txn_unref(q->item[(q->head + i) & (q->cap - 1)].t);
     }
     q->n = q->head = 0;
 }
