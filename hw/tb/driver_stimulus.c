@@ -328,7 +328,7 @@ static bool stim_known_keys(const StimCtx *c, json_t *o)
 {
     const char *key;
     json_t *v;
-    json_object_foreach (o, key, v) {
+    json_object_foreach(o, key, v) {
         bool known = txn_field_find(key) != NULL;
         for (size_t k = 0; k < sizeof stim_keys / sizeof stim_keys[0]; k++) {
             known = known || strcmp(key, stim_keys[k]) == 0;

@@ -213,7 +213,7 @@ static bool cu_trace_keys(CuTrace *tr, json_t *o, CuOp op, SimError *err)
                                           [K_HINT] = "hint",       NULL};
     const char *key;
     json_t *v;
-    json_object_foreach (o, key, v) {
+    json_object_foreach(o, key, v) {
         size_t i = 0;
         while (allowed[i] && strcmp(allowed[i], key) != 0) {
             i++;

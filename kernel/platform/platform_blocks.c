@@ -85,7 +85,7 @@ bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int
 {
     const char *key;
     json_t *entry;
-    json_object_foreach (blocks, key, entry) {
+    json_object_foreach(blocks, key, entry) {
         char p[PLATFORM_PATH_MAX];
         platform_path(p, sizeof p, path, key);
         const char *type = NULL;

@@ -34,7 +34,7 @@ static bool platform_build_params(Block *b, const PlatformInstance *in,
     const char *key;
     json_t *v;
     char where[PLATFORM_PATH_MAX + 256];
-    json_object_foreach (in->params, key, v) {
+    json_object_foreach(in->params, key, v) {
         if (!params_find(t, key)) {
             platform_path(where, sizeof where, in->origin, "params");
             json_pointer_push(where, sizeof where, key);

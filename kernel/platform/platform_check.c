@@ -15,7 +15,7 @@ bool platform_check_keys(const PlatformLoad *ld, json_t *obj, const char *path,
 {
     const char *key;
     json_t *v;
-    json_object_foreach (obj, key, v) {
+    json_object_foreach(obj, key, v) {
         size_t i = 0;
         while (allowed[i] && strcmp(allowed[i], key) != 0) {
             i++;

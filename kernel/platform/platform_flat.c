@@ -65,7 +65,7 @@ static bool platform_flat_instances(PlatformLoad *ld, json_t *list, SimError *er
 {
     size_t i;
     json_t *e;
-    json_array_foreach (list, i, e) {
+    json_array_foreach(list, i, e) {
         char p[PLATFORM_PATH_MAX];
         snprintf(p, sizeof p, "/instances");
         json_pointer_push_index(p, sizeof p, i);

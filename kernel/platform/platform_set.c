@@ -80,7 +80,7 @@ bool platform_set_apply(PlatformLoad *ld, json_t *sets, PlatformSetFrom from,
 {
     const char *key;
     json_t *value;
-    json_object_foreach (sets, key, value) {
+    json_object_foreach(sets, key, value) {
         if (!platform_top_key(key) && !platform_set_one(ld, key, value, err)) {
             return platform_set_blame(ld, from, a, key, err);
         }

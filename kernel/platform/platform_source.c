@@ -134,7 +134,7 @@ static json_t *platform_source_deep_merge(json_t *base, json_t *over)
     }
     const char *key;
     json_t *v;
-    json_object_foreach (over, key, v) {
+    json_object_foreach(over, key, v) {
         json_t *old = json_object_get(out, key);
         json_t *merged = old ? platform_source_deep_merge(old, v) : json_deep_copy(v);
         if (json_object_set_new(out, key, merged) != 0) {

@@ -27,7 +27,7 @@ void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
     *bad_key = NULL;
     const char *key;
     json_t *v;
-    json_object_foreach (in->params, key, v) {
+    json_object_foreach(in->params, key, v) {
         if (!params_find(t, key)) {
             *bad_key = key;
             sim_error_set(err, "unknown parameter \"%s\" of block type %s", key, t->name);

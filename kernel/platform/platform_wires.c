@@ -180,7 +180,7 @@ bool platform_wires_add(PlatformLoad *ld, json_t *wires, const char *path, int g
 {
     size_t i;
     json_t *w;
-    json_array_foreach (wires, i, w) {
+    json_array_foreach(wires, i, w) {
         char p[PLATFORM_PATH_MAX];
         snprintf(p, sizeof p, "%s", path);
         json_pointer_push_index(p, sizeof p, i);

@@ -56,7 +56,7 @@ static void cost_print_table(json_t *report)
            "bits/entry", "total bytes", "entry");
     size_t i;
     json_t *it;
-    json_array_foreach (json_object_get(report, "items"), i, it) {
+    json_array_foreach(json_object_get(report, "items"), i, it) {
         const char *inst = json_string_value(json_object_get(it, "instance"));
         const char *what = json_string_value(json_object_get(it, "what"));
         const char *doc = json_string_value(json_object_get(it, "doc"));

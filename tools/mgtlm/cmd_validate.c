@@ -57,7 +57,7 @@ static void validate_print_dump(json_t *dump)
     const char *key;
     json_t *v;
     const char *sep = "{\n";
-    json_object_foreach (dump, key, v) {
+    json_object_foreach(dump, key, v) {
         printf("%s  \"%s\": ", sep, key);
         sep = ",\n";
         if (!json_is_array(v)) {
@@ -67,7 +67,7 @@ static void validate_print_dump(json_t *dump)
         size_t i;
         json_t *e;
         fputs("[", stdout);
-        json_array_foreach (v, i, e) {
+        json_array_foreach(v, i, e) {
             fputs(i ? ",\n    " : "\n    ", stdout);
             validate_print_value(e);
         }

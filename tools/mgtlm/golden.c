@@ -158,7 +158,7 @@ bool golden_record_check(json_t *rec, const TxnCmdDecl *const *cmds, SimError *e
     }
     const char *key;
     json_t *v;
-    json_object_foreach (rec, key, v) {
+    json_object_foreach(rec, key, v) {
         GoldenField f;
         if (!field_find(key, &f)) {
             return sim_error_set(err, "/%s: unknown record field", key);
@@ -245,7 +245,7 @@ bool golden_record_match(const json_t *golden, const json_t *observed, bool with
 {
     const char *key;
     json_t *gv;
-    json_object_foreach ((json_t *)golden, key, gv) {
+    json_object_foreach((json_t *)golden, key, gv) {
         if (!with_time && strcmp(key, "t") == 0) {
             continue;
         }

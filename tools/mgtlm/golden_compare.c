@@ -54,7 +54,7 @@ static size_t count_diffs(const json_t *golden, const json_t *observed)
     size_t n = 0;
     const char *key;
     json_t *gv;
-    json_object_foreach ((json_t *)golden, key, gv) {
+    json_object_foreach((json_t *)golden, key, gv) {
         if (strcmp(key, "t") != 0 &&
             !golden_field_match(key, gv, json_object_get(observed, key))) {
             n++;
@@ -175,7 +175,7 @@ static int column_width(const json_t *gr)
     int width = 8;
     const char *key;
     json_t *v;
-    json_object_foreach ((json_t *)gr, key, v) {
+    json_object_foreach((json_t *)gr, key, v) {
         char *s = show(v);
         int len = s ? (int)strlen(s) : 1;
         width = len > width ? len : width;
@@ -190,14 +190,14 @@ static void print_table(FILE *f, const json_t *gr, const json_t *orec, GoldenMod
     fprintf(f, "    %-8s %-*s | %s\n", "field", width, "expected", "observed");
     const char *key;
     json_t *v;
-    json_object_foreach ((json_t *)gr, key, v) {
+    json_object_foreach((json_t *)gr, key, v) {
         json_t *ov = orec ? json_object_get(orec, key) : NULL;
         bool timeless = mode != GOLDEN_EXACT && strcmp(key, "t") == 0;
         bool same = orec && golden_field_match(key, v, ov);
         print_row(f, timeless || same ? ' ' : '*', key, v, ov, width,
                   timeless ? "   (t: not compared in this mode)" : "");
     }
-    json_object_foreach ((json_t *)orec, key, v) {
+    json_object_foreach((json_t *)orec, key, v) {
         if (!gr || !json_object_get(gr, key)) {
             print_row(f, gr ? ' ' : '*', key, NULL, v, width,
                       gr ? "   (not compared)" : "");

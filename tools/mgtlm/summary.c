@@ -41,7 +41,7 @@ void summary_print(FILE *f, const Platform *p)
     json_t *hists = json_object();
     const char *name;
     json_t *value;
-    json_object_foreach (stats, name, value) {
+    json_object_foreach(stats, name, value) {
         const char *type = summary_type_of(p, name);
         if (!type) {
             continue;
@@ -55,11 +55,11 @@ void summary_print(FILE *f, const Platform *p)
                         json_integer_value(json_object_get(value, "sum")));
         }
     }
-    json_object_foreach (counters, name, value) {
+    json_object_foreach(counters, name, value) {
         fprintf(f, "  %-36s %lld\n", name,
                 (long long)json_integer_value(json_object_get(value, "sum")));
     }
-    json_object_foreach (hists, name, value) {
+    json_object_foreach(hists, name, value) {
         json_int_t count = json_integer_value(json_object_get(value, "count"));
         json_int_t sum = json_integer_value(json_object_get(value, "sum"));
         fprintf(f, "  %-36s mean %.1f over %lld\n", name,

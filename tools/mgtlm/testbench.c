@@ -25,7 +25,7 @@ static bool tb_build(Tb *tb, SimError *err)
     }
     json_t *e;
     const char *name;
-    json_object_foreach (json_object_get(tb->doc, "drive"), name, e) {
+    json_object_foreach(json_object_get(tb->doc, "drive"), name, e) {
         char inst[128], origin[SIM_ERROR_MAX], at[512] = "";
         json_t *stim = json_object_get(e, "stimulus");
         snprintf(inst, sizeof inst, "tb.%s", name);
@@ -69,7 +69,7 @@ static TbStatus tb_judge(Tb *tb, FILE *out)
     size_t nreasons = 0;
     json_t *e;
     const char *name;
-    json_object_foreach (json_object_get(tb->doc, "drive"), name, e) {
+    json_object_foreach(json_object_get(tb->doc, "drive"), name, e) {
         char inst[128];
         SimError derr;
         snprintf(inst, sizeof inst, "tb.%s", name);

@@ -41,7 +41,7 @@ static bool check_keys(const Tb *tb, json_t *obj, const char *pointer,
     }
     const char *key;
     json_t *v;
-    json_object_foreach (obj, key, v) {
+    json_object_foreach(obj, key, v) {
         size_t k = 0;
         while (allowed[k] && strcmp(allowed[k], key) != 0) {
             k++;
@@ -188,7 +188,7 @@ static bool tb_add_instances(Tb *tb, const char *section, const char *type,
         return tb_fail(tb, json_pointer_push(at, sizeof at, section), err,
                        "expected an object, got %s", json_kind(entries));
     }
-    json_object_foreach (entries, name, e) {
+    json_object_foreach(entries, name, e) {
         entry_at(at, sizeof at, section, name, NULL);
         if (!valid_ident(name)) {
             return tb_fail(tb, at, err,
@@ -220,7 +220,7 @@ static bool tb_add_wires(Tb *tb, const char *section, const char *own, SimError 
 {
     json_t *e;
     const char *name;
-    json_object_foreach (json_object_get(tb->doc, section), name, e) {
+    json_object_foreach(json_object_get(tb->doc, section), name, e) {
         char at[512];
         json_t *port = json_object_get(e, "port"), *lat = json_object_get(e, "latency");
         SimTime latency = 0;

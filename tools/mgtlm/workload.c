@@ -24,7 +24,7 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
     }
     const char *key;
     json_t *value;
-    json_object_foreach (root, key, value) {
+    json_object_foreach(root, key, value) {
         if (strcmp(key, "doc") == 0) {
             if (!json_is_string(value)) {
                 ok = sim_error_set(err, "%s: /doc: must be a string", path);
@@ -48,7 +48,7 @@ bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_unt
             }
             const char *k;
             json_t *v;
-            json_object_foreach (value, k, v) {
+            json_object_foreach(value, k, v) {
                 json_object_set(sets, k, v);
             }
         } else {

@@ -78,7 +78,7 @@ static bool only_keys(json_t *o, const char *const *keys, ServeReply *r)
 {
     const char *k;
     json_t *v;
-    json_object_foreach (o, k, v) {
+    json_object_foreach(o, k, v) {
         bool known = false;
         for (size_t i = 0; keys[i] && !known; i++) {
             known = strcmp(keys[i], k) == 0;
