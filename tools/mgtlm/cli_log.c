@@ -45,55 +45,18 @@ static bool add_globs(CliLog *l, const char *list, SimError *err)
     }
 }
 
-/* The value of option name at argv[*i] ("--name V" or "--name=V"), or NULL if
- * argv[*i] is not that option; *missing is set when the value is absent. */
-static const char *option_value(const char *name, int argc, char **argv, int *i,
-                                bool *missing)
+bool cli_log_option(CliLog *l, int id, const char *val, SimError *err)
 {
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, len) != 0) {
-        return NULL;
+    if (id == CLI_LOG_DIR) {
+        l->dir = val;
+        return *val || sim_error_set(err, "--log-dir: empty directory name");
     }
-    if (arg[len] == '=') {
-        return arg + len + 1;
+    if (id == CLI_LOG_PORTS) {
+        return add_globs(l, val, err);
     }
-    if (arg[len] != '\0') {
-        return NULL;
-    }
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-bool cli_log_parse(CliLog *l, int argc, char **argv, int *i, bool *used, SimError *err)
-{
-    static const char *const names[] = {"--log-dir", "--log-ports", "--log-format"};
-    *used = false;
-    for (int k = 0; k < 3; k++) {
-        bool missing = false;
-        const char *v = option_value(names[k], argc, argv, i, &missing);
-        if (missing) {
-            return sim_error_set(err, "%s needs a value", names[k]);
-        }
-        if (!v) {
-            continue;
-        }
-        *used = true;
-        if (k == 0) {
-            l->dir = v;
-            return *v || sim_error_set(err, "--log-dir: empty directory name");
-        }
-        if (k == 1) {
-            return add_globs(l, v, err);
-        }
-        l->format_given = true;
-        return trace_format_parse(v, &l->format) ||
-               sim_error_set(err, "--log-format %s: expected jsonl, perfetto or vcd", v);
-    }
-    return true;
+    l->format_given = true;
+    return trace_format_parse(val, &l->format) ||
+           sim_error_set(err, "--log-format %s: expected jsonl, perfetto or vcd", val);
 }
 
 bool cli_log_check(const CliLog *l, SimError *err)

@@ -3,14 +3,15 @@
  *   --log-ports GLOB     log only matching ports (repeatable; comma-separated lists
  *                        allowed); default all ports
  *   --log-format F       jsonl (default), perfetto or vcd
- * Each option also accepts the "--opt=value" form. --log-ports and --log-format
- * without --log-dir are errors. */
+ * A subcommand puts CLI_LOG_OPTS in its option table (cli_opt.h) and hands their ids
+ * to cli_log_option. --log-ports and --log-format without --log-dir are errors. */
 #ifndef MGTLM_CLI_LOG_H
 #define MGTLM_CLI_LOG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli_opt.h"
 #include "kernel/platform/platform.h"
 #include "kernel/trace/trace.h"
 
@@ -25,10 +26,19 @@ typedef struct CliLog {
 void cli_log_init(CliLog *l);
 void cli_log_free(CliLog *l);
 
-/* If argv[*i] is a log option, consumes it (and its value), leaves *i on the last
- * argument consumed and sets *used; otherwise *used is false. Fails on a missing or
- * bad value ("--log-format xml: expected jsonl, perfetto or vcd"). */
-bool cli_log_parse(CliLog *l, int argc, char **argv, int *i, bool *used, SimError *err);
+/* The ids of the log options and their entries for a subcommand's option table. */
+enum { CLI_LOG_DIR = CLI_LONG_ONLY + 100, CLI_LOG_PORTS, CLI_LOG_FORMAT };
+#define CLI_LOG_OPTS                                                                     \
+    {CLI_LOG_DIR, "log-dir", "DIR", "write per-port logs into DIR (made if missing)"},   \
+        {CLI_LOG_PORTS, "log-ports", "GLOB",                                             \
+         "log only matching ports (repeatable; default all)"},                           \
+    {                                                                                    \
+        CLI_LOG_FORMAT, "log-format", "FORMAT", "jsonl (default), perfetto or vcd"       \
+    }
+
+/* Applies log option id (one of CLI_LOG_*) with its value. Fails on a bad value
+ * ("--log-format xml: expected jsonl, perfetto or vcd"). */
+bool cli_log_option(CliLog *l, int id, const char *val, SimError *err);
 /* Checks the combination after parsing (options that need --log-dir). */
 bool cli_log_check(const CliLog *l, SimError *err);
 

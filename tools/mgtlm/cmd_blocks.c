@@ -8,14 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opt.h"
 #include "commands.h"
 #include "kernel/platform/params.h"
 #include "kernel/registry.h"
 
-static void blocks_usage(FILE *f)
-{
-    fprintf(f, "usage: mgtlm blocks [TYPE]\n");
-}
+static const CliOpt blocks_opts[] = {
+    CLI_OPT_HELP,
+};
+
+static const CliSpec blocks_spec = {
+    "mgtlm blocks", "[TYPE]",
+    "Without TYPE, lists the block types; with TYPE, prints its ports, parameters\n"
+    "and stats.",
+    blocks_opts, sizeof blocks_opts / sizeof blocks_opts[0]};
 
 static void blocks_list(const Registry *r)
 {
@@ -156,22 +162,30 @@ static void blocks_stats(const BlockType *t)
 
 int cmd_blocks(Registry *r, int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        blocks_usage(stdout);
+    CliParse cp;
+    SimError err;
+    const char *val;
+    int n;
+    cli_parse_init(&cp, &blocks_spec, argc, argv);
+    /* --help is the only option: the first call ends the options */
+    int id = cli_parse_next(&cp, &val, &err);
+    char **operands = cli_parse_operands(&cp, &n);
+    if (id == CLI_HELP) {
         return 0;
     }
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-        blocks_usage(stderr);
+    if (id == CLI_ERROR || n > 1) {
+        fprintf(stderr, "%s\n",
+                id == CLI_ERROR ? err.msg : "mgtlm blocks: more than one type given");
         return 2;
     }
-    if (argc == 1) {
+    if (n == 0) {
         blocks_list(r);
         return 0;
     }
-    const BlockType *t = registry_find(r, argv[1]);
+    const BlockType *t = registry_find(r, operands[0]);
     if (!t) {
         fprintf(stderr, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)\n",
-                argv[1]);
+                operands[0]);
         return 2;
     }
     printf("%s: %s\n", t->name, t->doc ? t->doc : "");

@@ -1,48 +1,60 @@
-/* `mgtlm cost PLATFORM [--json] [--set inst.param=value]...`: builds the platform and
- * prints the storage of every stateful block by formula from its parameters (each
+/* `mgtlm cost PLATFORM [-j|--json] [-s|--set inst.param=value]...`: builds the platform
+ * and prints the storage of every stateful block by formula from its parameters (each
  * block type's optional cost callback, kernel/cost.h): one row per storage item with
  * entries, bits per entry and total bytes, derived times, and the total. --json
  * prints the report as JSON instead. Errors: one line on stderr, exit 2. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "cli_opt.h"
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
 
-static void cost_usage(FILE *f)
-{
-    fprintf(f, "usage: mgtlm cost PLATFORM [--json] [--set inst.param=value]...\n");
-}
+static const CliOpt cost_opts[] = {
+    {'j', "json", NULL, "print the report as JSON"},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    CLI_OPT_HELP,
+};
 
-static bool cost_parse(int argc, char **argv, const char **path, bool *as_json,
-                       json_t *sets, SimError *err)
+static const CliSpec cost_spec = {
+    "mgtlm cost", "PLATFORM [options]",
+    "Prints the storage of every stateful block of PLATFORM: entries, bits per entry,\n"
+    "total bytes, and the total.",
+    cost_opts, sizeof cost_opts / sizeof cost_opts[0]};
+
+/* Reads the command line; returns CLI_END when the platform can be costed,
+ * CLI_HELP after printing the help, CLI_ERROR with err set. */
+static int cost_parse(int argc, char **argv, const char **path, bool *as_json,
+                      json_t *sets, SimError *err)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
+    CliParse cp;
+    const char *val;
+    int id;
+    cli_parse_init(&cp, &cost_spec, argc, argv);
+    while ((id = cli_parse_next(&cp, &val, err)) > 0) {
+        if (id == 'j') {
             *as_json = true;
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (i + 1 >= argc) {
-                return sim_error_set(err, "mgtlm cost: --set needs inst.param=value");
-            }
-            if (!cli_set_add(sets, argv[++i], err)) {
-                return false;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return sim_error_set(err, "mgtlm cost: unknown option '%s' (try --help)",
-                                 argv[i]);
-        } else if (*path) {
-            return sim_error_set(err, "mgtlm cost: more than one platform given");
-        } else {
-            *path = argv[i];
+        } else if (!cli_set_add(sets, val, err)) {
+            return CLI_ERROR;
         }
     }
-    if (!*path) {
-        return sim_error_set(err, "mgtlm cost: no platform given (try --help)");
+    int n;
+    char **operands = cli_parse_operands(&cp, &n);
+    if (id != CLI_END) {
+        return id;
     }
-    return true;
+    if (n > 1) {
+        sim_error_set(err, "mgtlm cost: more than one platform given");
+        return CLI_ERROR;
+    }
+    if (n == 0) {
+        sim_error_set(err, "mgtlm cost: no platform given (try --help)");
+        return CLI_ERROR;
+    }
+    *path = operands[0];
+    return CLI_END;
 }
 
 static json_int_t cost_int(json_t *o, const char *key)
@@ -76,17 +88,17 @@ static void cost_print_table(json_t *report)
 
 int cmd_cost(Registry *reg, int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        cost_usage(stdout);
-        return 0;
-    }
     const char *path = NULL;
     bool as_json = false;
     SimError err;
     json_t *sets = json_object();
     PlatformDesc desc;
-    if (!sets || !cost_parse(argc, argv, &path, &as_json, sets, &err) ||
-        !platform_load(reg, path, sets, &desc, &err)) {
+    int parsed = sets ? cost_parse(argc, argv, &path, &as_json, sets, &err) : CLI_ERROR;
+    if (parsed == CLI_HELP) {
+        json_decref(sets);
+        return 0;
+    }
+    if (parsed != CLI_END || !platform_load(reg, path, sets, &desc, &err)) {
         json_decref(sets);
         fprintf(stderr, "%s\n", sets ? err.msg : "mgtlm cost: out of memory");
         return 2;

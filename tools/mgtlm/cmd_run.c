@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_log.h"
+#include "cli_opt.h"
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
@@ -30,15 +31,24 @@ typedef struct RunArgs {
     json_t *sets;
 } RunArgs;
 
-static void run_usage(FILE *f)
-{
-    fprintf(
-        f,
-        "usage: mgtlm run PLATFORM [--workload W] [--until T] [--set inst.param=v]...\n"
-        "                [--log-dir D] [--log-ports GLOB]... [--log-format "
-        "jsonl|perfetto|vcd]\n"
-        "                [--stats F.json] [--stats-csv F.csv] [--quiet]\n");
-}
+enum { RUN_STATS_CSV = CLI_LONG_ONLY };
+
+static const CliOpt run_opts[] = {
+    {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
+    {'u', "until", "TIME", "stop at this simulated time (e.g. 10us)"},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    {'o', "stats", "FILE", "write the stats as JSON into FILE"},
+    {RUN_STATS_CSV, "stats-csv", "FILE", "write the stats as CSV into FILE"},
+    CLI_LOG_OPTS,
+    {'q', "quiet", NULL, "print no summary and no progress line"},
+    CLI_OPT_HELP,
+};
+
+static const CliSpec run_spec = {
+    "mgtlm run", "PLATFORM [options]",
+    "Runs PLATFORM until it is idle (or --until) and prints a summary. Sets apply in\n"
+    "the order platform, workload, command line.",
+    run_opts, sizeof run_opts / sizeof run_opts[0]};
 
 static double run_wall_seconds(void)
 {
@@ -47,69 +57,60 @@ static double run_wall_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Fills a from argv; on a usage error prints one line and returns false. */
-static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
+/* Fills a from argv; on a usage error prints one line and returns false, on --help
+ * sets *help and returns false. */
+static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
+                           bool *help)
 {
-    for (int i = 1; i < argc; i++) {
-        SimError err;
-        bool used;
-        if (!cli_log_parse(&a->log, argc, argv, &i, &used, &err)) {
-            fprintf(stderr, "mgtlm run: %s\n", err.msg);
-            return false;
-        }
-        if (used) {
-            continue;
-        }
-        const char *arg = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = true;
-        if (strcmp(arg, "--help") == 0) {
-            run_usage(stdout);
-            exit(0);
-        } else if (strcmp(arg, "--quiet") == 0) {
-            a->quiet = true;
-            takes = false;
-        } else if (arg[0] != '-') {
-            if (a->platform) {
-                fprintf(stderr, "mgtlm run: unexpected argument '%s'\n", arg);
-                return false;
-            }
-            a->platform = arg;
-            takes = false;
-        } else if (!val) {
-            fprintf(stderr, "mgtlm run: %s needs a value\n", arg);
-            return false;
-        } else if (strcmp(arg, "--workload") == 0) {
-            a->workload = val;
-        } else if (strcmp(arg, "--until") == 0) {
-            a->until_arg = val;
-        } else if (strcmp(arg, "--stats") == 0) {
-            a->stats = val;
-        } else if (strcmp(arg, "--stats-csv") == 0) {
-            a->stats_csv = val;
-        } else if (strcmp(arg, "--set") == 0) {
-            if (!cli_set_add(cli_sets, val, &err)) {
-                fprintf(stderr, "mgtlm run: %s\n", err.msg);
-                return false;
-            }
-        } else {
-            fprintf(stderr, "mgtlm run: unknown option '%s' (try --help)\n", arg);
-            return false;
-        }
-        if (takes) {
-            i++;
-        }
-    }
+    CliParse cp;
     SimError err;
-    if (!cli_log_check(&a->log, &err)) {
+    const char *val;
+    int id = CLI_END;
+    bool ok = true;
+    cli_parse_init(&cp, &run_spec, argc, argv);
+    while (ok && (id = cli_parse_next(&cp, &val, &err)) > 0) {
+        switch (id) {
+        case 'w':
+            a->workload = val;
+            break;
+        case 'u':
+            a->until_arg = val;
+            break;
+        case 's':
+            ok = cli_set_add(cli_sets, val, &err);
+            break;
+        case 'o':
+            a->stats = val;
+            break;
+        case RUN_STATS_CSV:
+            a->stats_csv = val;
+            break;
+        case 'q':
+            a->quiet = true;
+            break;
+        default:
+            ok = cli_log_option(&a->log, id, val, &err);
+        }
+    }
+    int n;
+    char **operands = cli_parse_operands(&cp, &n);
+    *help = id == CLI_HELP;
+    if (ok && id == CLI_END) {
+        if (n > 1) {
+            ok = sim_error_set(&err, "unexpected argument '%s'", operands[1]);
+        } else if (n == 0) {
+            ok = sim_error_set(&err, "no platform given (try --help)");
+        } else {
+            a->platform = operands[0];
+            ok = cli_log_check(&a->log, &err);
+        }
+    }
+    if (id == CLI_ERROR) {
+        fprintf(stderr, "%s\n", err.msg);
+    } else if (!ok) {
         fprintf(stderr, "mgtlm run: %s\n", err.msg);
-        return false;
     }
-    if (!a->platform) {
-        run_usage(stderr);
-        return false;
-    }
-    return true;
+    return ok && id == CLI_END;
 }
 
 /* Runs to `until` in slices, refreshing a progress line on a terminal. */
@@ -203,7 +204,9 @@ int cmd_run(Registry *r, int argc, char **argv)
     int status = 2;
     SimError err;
     PlatformDesc desc;
-    if (!run_parse_args(argc, argv, &a, cli_sets)) {
+    bool help;
+    if (!run_parse_args(argc, argv, &a, cli_sets, &help)) {
+        status = help ? 0 : 2;
         goto out;
     }
     SimTime until = SIM_TIME_MAX;

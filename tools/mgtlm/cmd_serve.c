@@ -8,25 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opt.h"
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/units.h"
 #include "tools/serve/endpoint.h"
 #include "tools/serve/serve.h"
 
-static void serve_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: mgtlm serve PLATFORM [--listen HOST:PORT] [--allow-remote]\n"
-            "                  [--set inst.param=v]... [--attach NAME=PORT]...\n"
-            "                  [--pcie-ip HOST:PORT=INSTANCE.PORT]... [--quantum T]\n"
-            "                  [--slice-events N] [--max-body SIZE] [--max-conns N]\n"
-            "  --listen        HTTP address (default 127.0.0.1:8642; port 0 = any free)\n"
-            "  --attach        wire endpoint tb.NAME to an unbound platform port for "
-            "/api/inject\n"
-            "  --pcie-ip       accept a warp-pipe PCIe-over-TCP peer bridged to a port\n"
-            "  --quantum       simulated time between two socket polls (default 1us)\n");
-}
+enum {
+    SERVE_ALLOW_REMOTE = CLI_LONG_ONLY,
+    SERVE_ATTACH,
+    SERVE_PCIE_IP,
+    SERVE_QUANTUM,
+    SERVE_SLICE_EVENTS,
+    SERVE_MAX_BODY,
+    SERVE_MAX_CONNS,
+};
+
+static const CliOpt serve_opts[] = {
+    {'l', "listen", "HOST:PORT", "HTTP address (127.0.0.1:8642; port 0: any free)"},
+    {SERVE_ALLOW_REMOTE, "allow-remote", NULL, "accept addresses other than loopback"},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    {SERVE_ATTACH, "attach", "NAME=PORT",
+     "wire tb.NAME to a free port for /api/inject (repeatable)"},
+    {SERVE_PCIE_IP, "pcie-ip", "HOST:PORT=INSTANCE.PORT",
+     "bridge a PCIe-over-TCP peer to a port (repeatable)"},
+    {SERVE_QUANTUM, "quantum", "TIME", "simulated time between two socket polls (1us)"},
+    {SERVE_SLICE_EVENTS, "slice-events", "N", "events run between two polls (2000)"},
+    {SERVE_MAX_BODY, "max-body", "SIZE", "largest accepted request body (64KiB)"},
+    {SERVE_MAX_CONNS, "max-conns", "N", "most open HTTP connections (64, up to 4096)"},
+    CLI_OPT_HELP,
+};
+
+static const CliSpec serve_spec = {
+    "mgtlm serve", "PLATFORM [options]",
+    "Serves PLATFORM: HTTP JSON API, live dashboard, log streaming and PCIe/IP\n"
+    "co-simulation peers (docs/serve.md).",
+    serve_opts, sizeof serve_opts / sizeof serve_opts[0]};
 
 /* Splits "HOST:PORT" (HOST may be "[v6]") into host (written into buf) and port. */
 static bool parse_hostport(const char *s, char *buf, size_t n, uint16_t *port)
@@ -140,32 +158,32 @@ static bool parse_pcie(ServeArgs *a, const char *val)
     return true;
 }
 
-static bool parse_value(ServeArgs *a, const char *arg, const char *val, json_t *sets)
+static bool parse_value(ServeArgs *a, int id, const char *val, json_t *sets)
 {
     SimError err;
     uint64_t v;
     char *end;
-    if (strcmp(arg, "--listen") == 0) {
+    if (id == 'l') {
         if (!parse_hostport(val, a->host, sizeof a->host, &a->cfg.port)) {
             fprintf(stderr, "mgtlm serve: --listen %s: expected HOST:PORT\n", val);
             return false;
         }
         return true;
     }
-    if (strcmp(arg, "--set") == 0) {
+    if (id == 's') {
         if (!cli_set_add(sets, val, &err)) {
             fprintf(stderr, "mgtlm serve: %s\n", err.msg);
             return false;
         }
         return true;
     }
-    if (strcmp(arg, "--attach") == 0) {
+    if (id == SERVE_ATTACH) {
         return parse_attach(a, val);
     }
-    if (strcmp(arg, "--pcie-ip") == 0) {
+    if (id == SERVE_PCIE_IP) {
         return parse_pcie(a, val);
     }
-    if (strcmp(arg, "--quantum") == 0) {
+    if (id == SERVE_QUANTUM) {
         if (!units_parse_time(val, 0, &a->cfg.quantum, &err) || a->cfg.quantum == 0) {
             fprintf(stderr, "mgtlm serve: --quantum %s: %s\n", val,
                     a->cfg.quantum == 0 ? "must be above 0" : err.msg);
@@ -173,7 +191,7 @@ static bool parse_value(ServeArgs *a, const char *arg, const char *val, json_t *
         }
         return true;
     }
-    if (strcmp(arg, "--max-body") == 0) {
+    if (id == SERVE_MAX_BODY) {
         if (!units_parse_size(val, &v, &err) || v == 0 || v > (64u << 20)) {
             fprintf(stderr, "mgtlm serve: --max-body %s: expected a size in 1B..64MiB\n",
                     val);
@@ -182,51 +200,57 @@ static bool parse_value(ServeArgs *a, const char *arg, const char *val, json_t *
         a->cfg.max_body = (size_t)v;
         return true;
     }
-    bool conns = strcmp(arg, "--max-conns") == 0;
-    if (conns || strcmp(arg, "--slice-events") == 0) {
-        v = strtoull(val, &end, 10);
-        if (*end || end == val || v == 0 || v > (conns ? 4096u : 100000000u)) {
-            fprintf(stderr, "mgtlm serve: %s %s: expected a positive integer%s\n", arg,
-                    val, conns ? " up to 4096" : "");
-            return false;
-        }
-        if (conns) {
-            a->cfg.max_conns = (unsigned)v;
-        } else {
-            a->cfg.slice_events = v;
-        }
-        return true;
-    }
-    fprintf(stderr, "mgtlm serve: unknown option '%s' (try --help)\n", arg);
-    return false;
-}
-
-static bool serve_parse_args(int argc, char **argv, ServeArgs *a, json_t *sets)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0) {
-            serve_usage(stdout);
-            exit(0);
-        } else if (strcmp(arg, "--allow-remote") == 0) {
-            a->cfg.allow_remote = true;
-        } else if (arg[0] != '-') {
-            if (a->cfg.platform) {
-                fprintf(stderr, "mgtlm serve: unexpected argument '%s'\n", arg);
-                return false;
-            }
-            a->cfg.platform = arg;
-        } else if (i + 1 >= argc) {
-            fprintf(stderr, "mgtlm serve: %s needs a value\n", arg);
-            return false;
-        } else if (!parse_value(a, arg, argv[++i], sets)) {
-            return false;
-        }
-    }
-    if (!a->cfg.platform) {
-        serve_usage(stderr);
+    bool conns = id == SERVE_MAX_CONNS;
+    v = strtoull(val, &end, 10);
+    if (*end || end == val || v == 0 || v > (conns ? 4096u : 100000000u)) {
+        fprintf(stderr, "mgtlm serve: %s %s: expected a positive integer%s\n",
+                conns ? "--max-conns" : "--slice-events", val,
+                conns ? " up to 4096" : "");
         return false;
     }
+    if (conns) {
+        a->cfg.max_conns = (unsigned)v;
+    } else {
+        a->cfg.slice_events = v;
+    }
+    return true;
+}
+
+/* Fills a from argv; on a usage error prints one line and returns false, on --help
+ * sets *help and returns false. */
+static bool serve_parse_args(int argc, char **argv, ServeArgs *a, json_t *sets,
+                             bool *help)
+{
+    CliParse cp;
+    SimError err;
+    const char *val;
+    int id = CLI_END;
+    bool ok = true;
+    cli_parse_init(&cp, &serve_spec, argc, argv);
+    while (ok && (id = cli_parse_next(&cp, &val, &err)) > 0) {
+        if (id == SERVE_ALLOW_REMOTE) {
+            a->cfg.allow_remote = true;
+        } else {
+            ok = parse_value(a, id, val, sets);
+        }
+    }
+    *help = ok && id == CLI_HELP;
+    if (!ok || id != CLI_END) {
+        if (id == CLI_ERROR) {
+            fprintf(stderr, "%s\n", err.msg);
+        }
+        return false;
+    }
+    int n;
+    char **operands = cli_parse_operands(&cp, &n);
+    if (n != 1) {
+        fprintf(stderr,
+                n ? "mgtlm serve: unexpected argument '%s'\n"
+                  : "mgtlm serve: no platform given (try --help)\n",
+                n ? operands[1] : "");
+        return false;
+    }
+    a->cfg.platform = operands[0];
     if (!check_host("--listen", a->host, a->cfg.allow_remote)) {
         return false;
     }
@@ -259,7 +283,11 @@ int cmd_serve(Registry *r, int argc, char **argv)
         json_decref(sets);
         return 2;
     }
-    int rc = serve_parse_args(argc, argv, &a, sets) ? serve_main(&a.cfg) : 2;
+    bool help;
+    int rc = serve_parse_args(argc, argv, &a, sets, &help) ? serve_main(&a.cfg) : 2;
+    if (help) {
+        rc = 0;
+    }
     json_decref(sets);
     return rc;
 }

@@ -12,14 +12,20 @@
 #include <string.h>
 
 #include "cli_log.h"
+#include "cli_opt.h"
 #include "commands.h"
 #include "testbench.h"
 
-static void test_usage(FILE *f)
-{
-    fprintf(f, "usage: mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]...\n"
-               "                  [--log-format jsonl|perfetto|vcd]\n");
-}
+static const CliOpt test_opts[] = {
+    CLI_LOG_OPTS,
+    CLI_OPT_HELP,
+};
+
+static const CliSpec test_spec = {
+    "mgtlm test", "TB.json... [options]",
+    "Runs directed testbenches and compares them with their golden vectors. With\n"
+    "--log-dir D, each testbench logs into D/<file name without .json>.",
+    test_opts, sizeof test_opts / sizeof test_opts[0]};
 
 /* The file name of path without directories and without ".json" (new string). */
 static char *test_stem(const char *path)
@@ -33,30 +39,32 @@ static char *test_stem(const char *path)
     return strndup(base, len);
 }
 
-static bool test_parse(int argc, char **argv, CliLog *log, const char **files,
-                       int *nfiles, SimError *err)
+/* Reads the command line; returns CLI_END with the testbench files in *files and
+ * *nfiles, CLI_HELP after printing the help, CLI_ERROR with err set. */
+static int test_parse(int argc, char **argv, CliLog *log, char ***files, int *nfiles,
+                      SimError *err)
 {
-    for (int i = 1; i < argc; i++) {
-        bool used;
-        if (!cli_log_parse(log, argc, argv, &i, &used, err)) {
-            return false;
+    CliParse cp;
+    const char *val;
+    int id;
+    cli_parse_init(&cp, &test_spec, argc, argv);
+    while ((id = cli_parse_next(&cp, &val, err)) > 0) {
+        if (!cli_log_option(log, id, val, err)) {
+            return CLI_ERROR;
         }
-        if (used) {
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return sim_error_set(err, "mgtlm test: unknown option '%s' (try --help)",
-                                 argv[i]);
-        }
-        files[(*nfiles)++] = argv[i];
+    }
+    *files = cli_parse_operands(&cp, nfiles);
+    if (id != CLI_END) {
+        return id;
     }
     if (*nfiles == 0) {
-        return sim_error_set(err, "mgtlm test: no testbench given (try --help)");
+        sim_error_set(err, "mgtlm test: no testbench given (try --help)");
+        return CLI_ERROR;
     }
-    return cli_log_check(log, err);
+    return cli_log_check(log, err) ? CLI_END : CLI_ERROR;
 }
 
-static bool test_stems_unique(const char **files, int n, char **stems, SimError *err)
+static bool test_stems_unique(char **files, int n, char **stems, SimError *err)
 {
     for (int i = 0; i < n; i++) {
         stems[i] = test_stem(files[i]);
@@ -75,7 +83,7 @@ static bool test_stems_unique(const char **files, int n, char **stems, SimError 
     return true;
 }
 
-static int test_all(const Registry *r, const char **files, int n, const CliLog *log,
+static int test_all(const Registry *r, char **files, int n, const CliLog *log,
                     char **stems)
 {
     int passed = 0, failed = 0, status = 0;
@@ -101,21 +109,18 @@ static int test_all(const Registry *r, const char **files, int n, const CliLog *
 
 int cmd_test(Registry *r, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            test_usage(stdout);
-            return 0;
-        }
-    }
     CliLog log;
     cli_log_init(&log);
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    char **files = NULL;
     char **stems = calloc((size_t)argc + 1, sizeof *stems);
     int nfiles = 0, status = 2;
     SimError err;
-    if (!files || !stems) {
+    int parsed = test_parse(argc, argv, &log, &files, &nfiles, &err);
+    if (parsed == CLI_HELP) {
+        status = 0;
+    } else if (!stems) {
         fprintf(stderr, "mgtlm test: out of memory\n");
-    } else if (!test_parse(argc, argv, &log, files, &nfiles, &err) ||
+    } else if (parsed != CLI_END ||
                (log.dir && !test_stems_unique(files, nfiles, stems, &err))) {
         fprintf(stderr, "%s\n", err.msg);
     } else {
@@ -125,7 +130,6 @@ int cmd_test(Registry *r, int argc, char **argv)
         free(stems[i]);
     }
     free(stems);
-    free(files);
     cli_log_free(&log);
     return status;
 }

@@ -1,47 +1,58 @@
-/* `mgtlm validate PLATFORM [--dump] [--set inst.param=value]...`: loads the platform
- * (template or flat form), applies the sets, builds it (parameters, realize, wires,
- * required ports) and prints "<file>: ok (<n> instances, <m> wires)", or with --dump
- * the flat form: one top-level key per line, one instance or wire per line (this
+/* `mgtlm validate PLATFORM [-d|--dump] [-s|--set inst.param=value]...`: loads the
+ * platform (template or flat form), applies the sets, builds it (parameters, realize,
+ * wires, required ports) and prints "<file>: ok (<n> instances, <m> wires)", or with
+ * --dump the flat form: one top-level key per line, one instance or wire per line (this
  * output is itself a valid platform file). Errors: one line on stderr, exit 2. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "cli_opt.h"
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
 
-static void validate_usage(FILE *f)
-{
-    fprintf(f, "usage: mgtlm validate PLATFORM [--dump] [--set inst.param=value]...\n");
-}
+static const CliOpt validate_opts[] = {
+    {'d', "dump", NULL, "print the flat platform (a valid platform file)"},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    CLI_OPT_HELP,
+};
 
-static bool validate_parse(int argc, char **argv, const char **path, bool *dump,
-                           json_t *sets, SimError *err)
+static const CliSpec validate_spec = {
+    "mgtlm validate", "PLATFORM [options]",
+    "Loads and builds PLATFORM and prints \"<file>: ok (<n> instances, <m> wires)\".",
+    validate_opts, sizeof validate_opts / sizeof validate_opts[0]};
+
+/* Reads the command line; returns CLI_END when the platform can be validated,
+ * CLI_HELP after printing the help, CLI_ERROR with err set. */
+static int validate_parse(int argc, char **argv, const char **path, bool *dump,
+                          json_t *sets, SimError *err)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--dump") == 0) {
+    CliParse cp;
+    const char *val;
+    int id;
+    cli_parse_init(&cp, &validate_spec, argc, argv);
+    while ((id = cli_parse_next(&cp, &val, err)) > 0) {
+        if (id == 'd') {
             *dump = true;
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (i + 1 >= argc) {
-                return sim_error_set(err, "mgtlm validate: --set needs inst.param=value");
-            }
-            if (!cli_set_add(sets, argv[++i], err)) {
-                return false;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return sim_error_set(err, "mgtlm validate: unknown option '%s' (try --help)",
-                                 argv[i]);
-        } else if (*path) {
-            return sim_error_set(err, "mgtlm validate: more than one platform given");
-        } else {
-            *path = argv[i];
+        } else if (!cli_set_add(sets, val, err)) {
+            return CLI_ERROR;
         }
     }
-    if (!*path) {
-        return sim_error_set(err, "mgtlm validate: no platform given (try --help)");
+    int n;
+    char **operands = cli_parse_operands(&cp, &n);
+    if (id != CLI_END) {
+        return id;
     }
-    return true;
+    if (n > 1) {
+        sim_error_set(err, "mgtlm validate: more than one platform given");
+        return CLI_ERROR;
+    }
+    if (n == 0) {
+        sim_error_set(err, "mgtlm validate: no platform given (try --help)");
+        return CLI_ERROR;
+    }
+    *path = operands[0];
+    return CLI_END;
 }
 
 /* Prints one JSON value compactly on the current line. */
@@ -78,17 +89,17 @@ static void validate_print_dump(json_t *dump)
 
 int cmd_validate(Registry *r, int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        validate_usage(stdout);
-        return 0;
-    }
     const char *path = NULL;
     bool dump = false;
     SimError err;
     json_t *sets = json_object();
     PlatformDesc desc;
-    if (!sets || !validate_parse(argc, argv, &path, &dump, sets, &err) ||
-        !platform_load(r, path, sets, &desc, &err)) {
+    int parsed = sets ? validate_parse(argc, argv, &path, &dump, sets, &err) : CLI_ERROR;
+    if (parsed == CLI_HELP) {
+        json_decref(sets);
+        return 0;
+    }
+    if (parsed != CLI_END || !platform_load(r, path, sets, &desc, &err)) {
         json_decref(sets);
         fprintf(stderr, "%s\n", sets ? err.msg : "mgtlm validate: out of memory");
         return 2;
