@@ -1,0 +1,87 @@
+#!/bin/sh
+# Every shipped platform's default workload (no --set, no --workload) exercises the
+# mechanism the platform is there for, on every GPU where the mechanism is per GPU:
+# - *-dualopt: each decision engine declares a mode (once) and the declared mode's
+#   hardware works: CoDec sends coalesced packets, or the RDMA$ hits;
+# - *-finepack: each packetizer sends packets holding more than one store;
+# - *-dir-baseline, *-hmg, *-rec: the directories invalidate and the L2s hit remote
+#   lines;
+# - *-carve: the RDCs hit, the IMSTs send invalidates, the epoch counters see kernels;
+# - *-baseline: the run succeeds and holds none of those blocks.
+# A platform of no known family fails (add its check here). Every run must exit 0.
+# usage: defaults.sh MGTLM PYTHON3   (working directory: the source root)
+mgtlm=$1
+python3=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+for platform in platforms/*.json; do
+    name=$(basename "$platform" .json)
+    if ! "$mgtlm" run "$platform" --quiet --stats "$tmp/$name.json"; then
+        echo "FAIL $name: mgtlm run exited with an error"
+        status=1
+        continue
+    fi
+    "$python3" - "$name" "$tmp/$name.json" <<'PY' || status=1
+import json, re, sys
+name, path = sys.argv[1:3]
+stats = json.load(open(path))
+family = re.sub(r"^gpu\d+-", "", name)
+gpus = int(re.match(r"gpu(\d+)", name).group(1))
+
+def per_gpu(stat):
+    """Sum of instance stat over each GPU: {gpu: value}."""
+    out = {}
+    for key, v in stats.items():
+        m = re.match(r"gpu(\d+)\.(.+)\.([a-z_]+)$", key)
+        if m and isinstance(v, (int, float)) and \
+                re.sub(r"\[\d+\]", "", m.group(2)) + "." + m.group(3) == stat:
+            out[int(m.group(1))] = out.get(int(m.group(1)), 0) + v
+    return out
+
+def total(stat):
+    return sum(per_gpu(stat).values())
+
+bad = []
+def every_gpu(stat, cond, what):
+    got = per_gpu(stat)
+    if len(got) != gpus or not all(cond(v) for v in got.values()):
+        bad.append("%s on every GPU: %s = %s" % (what, stat, got))
+
+if family == "dualopt":
+    every_gpu("decision.declarations", lambda v: v == 1, "one mode declaration")
+    codec, rcache = per_gpu("codec.packets_out"), per_gpu("rcache.hits")
+    for g in range(gpus):
+        if codec.get(g, 0) == 0 and rcache.get(g, 0) == 0:
+            bad.append("gpu%d: neither CoDec packets nor RDMA$ hits" % g)
+elif family == "finepack":
+    every_gpu("packetizer.packets", lambda v: v > 0, "packets")
+    if total("packetizer.stores") <= total("packetizer.packets"):
+        bad.append("no packet holds more than one store")
+elif family in ("dir-baseline", "hmg", "rec"):
+    if total("dir.invalidates") <= 0:
+        bad.append("no directory invalidation")
+    if total("l2.remote_hits") <= 0:
+        bad.append("no L2 hit on a remote line")
+elif family == "carve":
+    if total("rdc.hits") <= 0:
+        bad.append("no RDC hit")
+    if total("imst.invalidates_sent") <= 0:
+        bad.append("no IMST invalidate")
+    if total("epoch.kernel_ends") <= 0:
+        bad.append("no kernel seen by the epoch counters")
+elif family == "baseline":
+    blocks = {re.sub(r"\[\d+\]", "", k.split(".")[1]) for k in stats if k.startswith("gpu")}
+    extra = blocks & {"decision", "codec", "rwq", "packetizer", "dir", "rdc", "imst"}
+    if extra:
+        bad.append("mechanism blocks in a baseline: %s" % sorted(extra))
+else:
+    bad.append("no check for family %s" % family)
+for b in bad:
+    print("FAIL %s: %s" % (name, b))
+if not bad:
+    print("PASS %s" % name)
+sys.exit(1 if bad else 0)
+PY
+done
+exit $status
