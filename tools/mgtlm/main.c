@@ -19,6 +19,7 @@ static const Command commands[] = {
     {"blocks", cmd_blocks, "list block types, or one type's ports and parameters"},
     {"cost", cmd_cost, "storage of every stateful block (bits per entry, bytes)"},
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
+    {"compare", cmd_compare, "ratios of the stats of two or more runs (--stats files)"},
 };
 
 static void usage(FILE *f)
