@@ -190,6 +190,13 @@ def main():
         st, r = srv.get("/api/stats")
         c.check(st == 200 and r["tb.host.injected"] == 3 and r["gpu0.mem.reads"] == 3,
                 "stats: %s" % r)
+        st, d = srv.get("/api/statdefs")
+        c.check(st == 200 and sorted(d) == sorted(r),
+                "statdefs names every stat of /api/stats: %s" % sorted(set(d) ^ set(r)))
+        c.check(d.get("gpu0.mem.reads") == {"kind": "counter", "unit": "",
+                                            "type": "memory"}, "statdefs: a counter")
+        c.check(d.get("gpu0.mem.busy_ps", {}).get("kind") == "time" and
+                d["gpu0.mem.busy_ps"]["unit"] == "ps", "statdefs: a time in ps")
         check_errors(c, srv)
         check_garbage(c, srv)
         check_stream_drop(c, srv)

@@ -245,6 +245,43 @@ static json_t *ports_json(const Platform *p)
     return a;
 }
 
+/* One stat's {"kind", "unit", "type"} (type: the block type). */
+static json_t *statdef_json(const Block *b, const StatDef *d)
+{
+    static const char *const kinds[] = {[STAT_COUNTER] = "counter",
+                                        [STAT_GAUGE] = "gauge",
+                                        [STAT_TIME] = "time",
+                                        [STAT_ENUM] = "enum",
+                                        [STAT_HIST] = "histogram"};
+    return json_pack("{s:s,s:s,s:s}", "kind", kinds[d->kind], "unit", d->unit, "type",
+                     b->type->name);
+}
+
+/* {"<instance>.<stat>": statdef_json} for every stat of every block, named as in
+ * /api/stats (a per-port stat once per port: "<instance>.<port><suffix>"). */
+static json_t *statdefs_json(const Platform *p)
+{
+    json_t *o = json_object();
+    char name[512];
+    for (size_t i = 0; i < p->nblocks; i++) {
+        const Block *b = p->blocks[i];
+        for (size_t k = 0; k < b->type->nstat_defs; k++) {
+            const StatDef *d = &b->type->stat_defs[k];
+            if (d->store != STAT_STORE_PORTS) {
+                snprintf(name, sizeof name, "%s.%s", b->name, d->name);
+                json_object_set_new(o, name, statdef_json(b, d));
+                continue;
+            }
+            for (size_t j = 0; j < b->nports; j++) {
+                snprintf(name, sizeof name, "%s.%s%s", b->name,
+                         b->ports[j].name + strlen(b->name) + 1, d->name);
+                json_object_set_new(o, name, statdef_json(b, d));
+            }
+        }
+    }
+    return o;
+}
+
 static json_t *platform_json(const Platform *p)
 {
     json_t *d = platform_dump(&p->desc);
@@ -280,6 +317,8 @@ static void api_get(Server *s, const char *path, ServeReply *r)
         reply_ok(r, platform_json(s->plat));
     } else if (strcmp(path, "/api/stats") == 0) {
         api_stats(s, r);
+    } else if (strcmp(path, "/api/statdefs") == 0) {
+        reply_ok(r, statdefs_json(s->plat));
     } else if (strcmp(path, "/api/ports") == 0) {
         json_t *h = serve_health_json(s);
         json_object_set_new(h, "ports", ports_json(s->plat));
@@ -338,9 +377,9 @@ static void api_reset(Server *s, const char *body, size_t len, ServeReply *r)
 
 static bool is_route(const char *path)
 {
-    static const char *const routes[] = {"/api/health", "/api/platform", "/api/stats",
-                                         "/api/ports",  "/api/run",      "/api/pause",
-                                         "/api/reset",  "/api/inject",   NULL};
+    static const char *const routes[] = {
+        "/api/health", "/api/platform", "/api/stats", "/api/statdefs", "/api/ports",
+        "/api/run",    "/api/pause",    "/api/reset", "/api/inject",   NULL};
     for (size_t i = 0; routes[i]; i++) {
         if (strcmp(routes[i], path) == 0) {
             return true;
