@@ -71,7 +71,8 @@ elif family == "carve":
     if total("epoch.kernel_ends") <= 0:
         bad.append("no kernel seen by the epoch counters")
 elif family == "baseline":
-    blocks = {re.sub(r"\[\d+\]", "", k.split(".")[1]) for k in stats if k.startswith("gpu")}
+    blocks = {re.sub(r"\[\d+\]", "", k.split(".")[1])
+              for k in stats if k.startswith("gpu")}
     extra = blocks & {"decision", "codec", "rwq", "packetizer", "dir", "rdc", "imst"}
     if extra:
         bad.append("mechanism blocks in a baseline: %s" % sorted(extra))

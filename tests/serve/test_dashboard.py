@@ -4,9 +4,9 @@ W3C WebDriver HTTP protocol (urllib only, no third-party modules): load the page
 served by mgtlm, advance the simulation through the API, assert that simulated time
 and the charts update (their data-points counts grow), save a screenshot. Twice:
 - PLATFORM (4 GPUs): link utilisation, bandwidth, latency and port-rate charts fill;
-- WIDE with --set gpus=64 (a DualOpt platform: CoDec gauges, reads): the per-GPU charts hold one series
-  per GPU but a legend of at most 8 GPUs and the mean, and the occupancy panel plots
-  exactly the RWQ/CoDec stats that /api/statdefs calls gauges.
+- WIDE with --set gpus=64 (a DualOpt platform: CoDec gauges, reads): the per-GPU
+  charts hold one series per GPU but a legend of at most 8 GPUs and the mean, and
+  the occupancy panel plots exactly the RWQ/CoDec stats /api/statdefs calls gauges.
 Skips (exit 77) with a message when chromium or chromedriver is not installed
 (Debian packages chromium, chromium-driver; tools/setup --tests installs them).
 usage: test_dashboard.py MGTLM PLATFORM SCREENSHOT.png WIDE WIDE_SCREENSHOT.png"""
@@ -97,8 +97,8 @@ def check_page(c, base, sid, srv, shot, wide):
             c.check(after[what + "series"] >= 64 and 0 < after[what + "legend"] <= 9,
                     "%s legend of the top 8 and the mean: %s" % (what or "link", after))
     else:
-        c.check(after["legend"] == len(gpus) + 1, "every GPU and the mean in the legend: %s"
-                % after)
+        c.check(after["legend"] == len(gpus) + 1,
+                "every GPU and the mean in the legend: %s" % after)
     js(base, sid, "document.getElementById('pause').click(); return 0;")
     png = base64.b64decode(wd(base, "GET", "/session/%s/screenshot" % sid))
     with open(shot, "wb") as f:

@@ -79,7 +79,8 @@ with tempfile.TemporaryDirectory() as d:
     check(p.returncode == 0, "compare.py runs: " + p.stderr[-300:])
     if p.returncode == 0:
         root = ET.parse(svg).getroot()
-        words = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        words = ["".join(t.itertext())
+                 for t in root.iter("{http://www.w3.org/2000/svg}text")]
         # |log2 ratio|: x.h.count 1, x.h.mean 1, x.a 0.58; x.b 0 and x.c undefined
         check("x.h.count" in words and "x.h.mean" in words, "the two largest changes")
         check("x.a" not in words and "x.c" not in words and "x.b" not in words,

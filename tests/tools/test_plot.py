@@ -17,7 +17,8 @@ from matplotlib.colors import to_hex  # noqa: E402
 from tally import check, finish  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
-SERIES = {"baseline": [1, 2, 3], "DualOpt none": [3, 0, 1.5], "DualOpt coalesce": [2, 2, 2]}
+SERIES = {"baseline": [1, 2, 3], "DualOpt none": [3, 0, 1.5],
+          "DualOpt coalesce": [2, 2, 2]}
 
 
 def bars(fig):

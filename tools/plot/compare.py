@@ -56,8 +56,8 @@ def main():
     stats = top_stats(files, ratios, a.top)
     ref = os.path.basename(files[0])
     series = {os.path.basename(f): [ratios[s][f] for s in stats] for f in files[1:]}
-    mgplot.bar_chart(a.out, "Stats relative to %s (%d largest changes)" % (ref, len(stats)),
-                     stats, series, "ratio to " + ref, logy=True)
+    title = "Stats relative to %s (%d largest changes)" % (ref, len(stats))
+    mgplot.bar_chart(a.out, title, stats, series, "ratio to " + ref, logy=True)
 
 
 if __name__ == "__main__":
