@@ -15,6 +15,7 @@ void cli_parse_init(CliParse *p, const CliSpec *spec, int argc, char **argv)
     p->spec = spec;
     p->argc = argc;
     p->argv = argv;
+    p->shorts[k++] = '-'; /* operands come back in order as option 1 */
     p->shorts[k++] = ':'; /* a missing value returns ':' instead of '?' */
     for (size_t i = 0; i < n; i++) {
         const CliOpt *o = &spec->opts[i];
@@ -43,10 +44,18 @@ static const CliOpt *cli_find(const CliSpec *spec, int id)
 
 int cli_parse_next(CliParse *p, const char **val, SimError *err)
 {
-    int c = getopt_long(p->argc, p->argv, p->shorts, p->longs, NULL);
+    int c;
+    /* an operand moves down to argv[1 + noperands]: never past what getopt has read */
+    while ((c = getopt_long(p->argc, p->argv, p->shorts, p->longs, NULL)) == 1) {
+        p->argv[1 + p->noperands++] = optarg;
+    }
     const char *cmd = p->spec->cmd;
     *val = optarg;
     if (c == -1) {
+        /* the operands after "--" */
+        for (int i = optind; i < p->argc; i++) {
+            p->argv[1 + p->noperands++] = p->argv[i];
+        }
         return CLI_END;
     }
     const CliOpt *o = cli_find(p->spec, optopt);
@@ -75,9 +84,8 @@ int cli_parse_next(CliParse *p, const char **val, SimError *err)
 
 char **cli_parse_operands(const CliParse *p, int *n)
 {
-    int first = optind < p->argc ? optind : p->argc;
-    *n = p->argc - first;
-    return p->argv + first;
+    *n = p->noperands;
+    return p->argv + 1;
 }
 
 void cli_usage(FILE *f, const CliSpec *spec)

@@ -3,8 +3,9 @@
  * letter, value placeholder, one line of help). The same table drives the parser and
  * the --help text, so the help cannot leave an option out (and docs/mgtlm.1 is checked
  * against the help by tests/tools/test_manpage.py).
- * Decisions: options and operands mix in any order (GNU permutation) and "--" ends the
- * options; a value is given as "--opt=value", "--opt value", "-o value" or "-ovalue";
+ * Decisions: options and operands mix in any order and "--" ends the options (operands
+ * are collected in command-line order, also with POSIXLY_CORRECT set); a value is given
+ * as "--opt=value", "--opt value", "-o value" or "-ovalue";
  * an unambiguous prefix of a long name is accepted (getopt_long's rule). getopt's own
  * messages are off: every error is one line "<command>: ..." for exit status 2. */
 #ifndef MGTLM_CLI_OPT_H
@@ -54,7 +55,8 @@ enum {
 typedef struct CliParse {
     const CliSpec *spec;
     int argc;
-    char **argv; /* getopt_long permutes it: operands move to the end */
+    char **argv; /* the operands are gathered into argv[1 .. noperands] */
+    int noperands;
     char shorts[2 * CLI_OPT_MAX + 2];
     struct option longs[CLI_OPT_MAX + 1];
 } CliParse;

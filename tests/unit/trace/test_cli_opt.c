@@ -1,6 +1,7 @@
 /* The subcommands' option parser (tools/mgtlm/cli_opt.c): the four ways of giving a
- * value, operands mixed with options, "--", unambiguous prefixes, a second parse in
- * one process, the one-line errors, and a help text naming every option. */
+ * value, operands mixed with options (also under POSIXLY_CORRECT), "--", unambiguous
+ * prefixes, a second parse in one process, the one-line errors, and a help text
+ * naming every option. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,19 @@ static void test_operands(void)
     CHECK(s.noperands == 1 && strcmp(s.operands[0], "q.json") == 0);
 }
 
+/* POSIXLY_CORRECT would make getopt stop at the first operand; options after it must
+ * still be options. */
+static void test_posixly_correct(void)
+{
+    Seen s;
+    setenv("POSIXLY_CORRECT", "1", 1);
+    parse((char *[]){"x", "p.json", "-q", "--set", "a=1", NULL}, &s);
+    unsetenv("POSIXLY_CORRECT");
+    CHECK(s.last == CLI_END);
+    CHECK(s.n == 2 && s.ids[0] == 'q' && s.ids[1] == 's');
+    CHECK(s.noperands == 1 && strcmp(s.operands[0], "p.json") == 0);
+}
+
 static void expect_error(char **argv, const char *want)
 {
     Seen s;
@@ -148,6 +162,7 @@ int main(void)
 {
     RUN(test_value_forms);
     RUN(test_operands);
+    RUN(test_posixly_correct);
     RUN(test_errors);
     RUN(test_usage);
     RUN(test_help);
