@@ -25,7 +25,8 @@ static void serve_usage(FILE *f)
             "  --attach        wire endpoint tb.NAME to an unbound platform port for "
             "/api/inject\n"
             "  --pcie-ip       accept a warp-pipe PCIe-over-TCP peer bridged to a port\n"
-            "  --quantum       simulated time between two socket polls (default 1us)\n");
+            "  --quantum       simulated time between two socket polls (default 1us)\n"
+            "  --pcie-timeout  PCIe/IP completion timeout, wall clock (default 50ms)\n");
 }
 
 /* Splits "HOST:PORT" (HOST may be "[v6]") into host (written into buf) and port. */
@@ -173,6 +174,15 @@ static bool parse_value(ServeArgs *a, const char *arg, const char *val, json_t *
         }
         return true;
     }
+    if (strcmp(arg, "--pcie-timeout") == 0) {
+        if (!units_parse_time(val, 0, &a->cfg.pcie_timeout, &err) ||
+            a->cfg.pcie_timeout < SIM_US || a->cfg.pcie_timeout > 64 * 1000 * SIM_MS) {
+            fprintf(stderr,
+                    "mgtlm serve: --pcie-timeout %s: expected a time in 1us..64s\n", val);
+            return false;
+        }
+        return true;
+    }
     if (strcmp(arg, "--max-body") == 0) {
         if (!units_parse_size(val, &v, &err) || v == 0 || v > (64u << 20)) {
             fprintf(stderr, "mgtlm serve: --max-body %s: expected a size in 1B..64MiB\n",
@@ -252,6 +262,7 @@ int cmd_serve(Registry *r, int argc, char **argv)
     a.cfg.max_streams = 8;
     a.cfg.slice_events = 2000;
     a.cfg.quantum = SIM_US;
+    a.cfg.pcie_timeout = 50 * SIM_MS;
     a.cfg.registry = r;
     SimError err;
     if (!endpoint_register(r, &err)) {
