@@ -20,6 +20,7 @@ the BAR.
 usage: test_pcie.py MGTLM PLATFORM"""
 import struct
 import socket
+import subprocess
 import sys
 import time
 
@@ -142,9 +143,21 @@ def enumeration(c, port):
     s.close()
 
 
+def bad_timeout(c, mgtlm, platform):
+    """--pcie-timeout outside PCIe's 50 us..64 s: exit 2 with one line naming it."""
+    for value in ("10us", "65s", "soon"):
+        r = subprocess.run([mgtlm, "serve", platform, "--pcie-timeout", value],
+                           capture_output=True, text=True, timeout=20)
+        lines = r.stderr.strip().splitlines()
+        c.check(r.returncode == 2 and len(lines) == 1 and "--pcie-timeout " + value in
+                lines[0], "--pcie-timeout %s: exit 2, one line: %s %r" %
+                (value, r.returncode, r.stderr))
+
+
 def main():
     mgtlm, platform = sys.argv[1], sys.argv[2]
     c = Checks()
+    bad_timeout(c, mgtlm, platform)
     srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.mem.in"])
     try:
         c.check(len(srv.pcie_ports) == 1, "the PCIe/IP listener port is printed")

@@ -176,9 +176,11 @@ static bool parse_value(ServeArgs *a, const char *arg, const char *val, json_t *
     }
     if (strcmp(arg, "--pcie-timeout") == 0) {
         if (!units_parse_time(val, 0, &a->cfg.pcie_timeout, &err) ||
-            a->cfg.pcie_timeout < SIM_US || a->cfg.pcie_timeout > 64 * 1000 * SIM_MS) {
+            a->cfg.pcie_timeout < 50 * SIM_US ||
+            a->cfg.pcie_timeout > 64 * 1000 * SIM_MS) {
             fprintf(stderr,
-                    "mgtlm serve: --pcie-timeout %s: expected a time in 1us..64s\n", val);
+                    "mgtlm serve: --pcie-timeout %s: expected a time in 50us..64s\n",
+                    val);
             return false;
         }
         return true;
