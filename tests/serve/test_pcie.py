@@ -129,9 +129,10 @@ def enumeration(c, port):
     f = pc.parse_cpl(pc.recv_frame(s))
     c.check(f["status"] == 0 and f["data"] == data and f["completer"] == bdf,
             "read back through the BAR: %s" % f)
-    s.sendall(pc.tlp_frame(14, pc.mrd64(0x100, 1, tag=14)))
+    s.sendall(pc.tlp_frame(14, pc.mrd64(0x104, 2, tag=14, first_be=0xC)))
     f = pc.parse_cpl(pc.recv_frame(s))
-    c.check(f["status"] == 1, "outside the BAR: Cpl UR: %s" % f)
+    c.check(f["status"] == 1 and f["byte_count"] == 6 and f["lower"] == 0x06,
+            "outside the BAR: Cpl UR, Byte Count 6, Lower Address 0x06: %s" % f)
     s.sendall(pc.tlp_frame(15, pc.cfg0(0x0101, 0x00, tag=15)))
     f = pc.parse_cpl(pc.recv_frame(s))
     c.check(f["status"] == 1 and f["length"] == 0, "function 1 does not exist: %s" % f)

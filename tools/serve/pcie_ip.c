@@ -227,7 +227,11 @@ static void pcie_request(PcieIp *p, const PcieTlp *tlp)
     PcieReqId rid = pcie_rid(tlp);
     if (pcie_cfg_decoding(&p->cfg) && !pcie_cfg_decode(&p->cfg, tlp->addr, len, &addr)) {
         if (tlp->kind == PCIE_KIND_MRD) {
-            pcie_cpl(p, &rid, PCIE_CPL_UR, 4, 0, NULL, 0);
+            PcieRead r = {0, tlp->addr, rid, tlp->first_be, tlp->last_be, tlp->length_dw};
+            uint16_t count;
+            uint8_t lower;
+            read_span(&r, &count, &lower);
+            pcie_cpl(p, &rid, PCIE_CPL_UR, count, lower, NULL, 0);
         } else {
             p->ignored++;
         }
