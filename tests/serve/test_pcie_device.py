@@ -98,7 +98,10 @@ class DeviceMemory(threading.Thread):
 
 
 def run_once(c, mgtlm, platform, corrupt, answer="data", extra=()):
-    srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.cu.mem"] + list(extra))
+    """A live peer gets a 30 s completion timeout (a loaded machine may delay a Python
+    thread past the 50 ms default); extra options come after and may replace it."""
+    srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.cu.mem",
+                         "--pcie-timeout", "30s"] + list(extra))
     dev = None
     try:
         dev = DeviceMemory(srv.pcie_ports[0], corrupt, answer)
