@@ -32,7 +32,7 @@ typedef enum PcieKind {
     PCIE_KIND_MWR,  /* MWr32 / MWr64 */
     PCIE_KIND_CPL,  /* Cpl / CplD */
     PCIE_KIND_CFG0, /* CfgRd0 / CfgWr0 */
-    PCIE_KIND_OTHER /* IO, configuration, messages, locked reads, ... */
+    PCIE_KIND_OTHER /* IO, type 1 configuration, messages, locked reads, ... */
 } PcieKind;
 
 /* Completion status codes. */
@@ -89,8 +89,8 @@ typedef enum PcieParse {
  * size and *tlp (payload borrowed from buf) or *dllp is filled. Checks: protocol byte,
  * Fmt (no TLP prefixes), TD (no ECRC digest), LCRC / CRC-16, for memory requests the
  * byte-enable rules and that the request does not cross a 4 KiB boundary, for
- * configuration requests a Length of 1 and no last BE. Reserved bits (above the
- * sequence number, the Length of a completion without data) are returned, never
+ * configuration requests a Length of 1 and no last BE. Ignored bits (above the
+ * sequence number, TH, LN, the Length of a completion without data) are flagged, never
  * refused. Never reads outside buf[0..len). */
 PcieParse pcie_frame_parse(const uint8_t *buf, size_t len, size_t *used, PcieTlp *tlp,
                            PcieDllp *dllp, SimError *err);
