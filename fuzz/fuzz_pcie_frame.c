@@ -1,7 +1,9 @@
 /* libFuzzer target for the PCIe/IP frame parser (tools/serve/pcie_frame.c): parses
  * the input as a stream of frames the way the server does, and checks that every
  * accepted TLP re-encodes to exactly the bytes it was parsed from (for the kinds the
- * encoder writes: memory requests and completions without reserved bits set).
+ * encoder writes: memory and configuration requests and completions, when the bits
+ * the parser does not return are zero: EP, AT, the Length of a completion without
+ * data, the low address bits, the reserved bits around the register number).
  * Reading outside the input is caught by AddressSanitizer. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,14 +17,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool encodable(const uint8_t *f, const PcieTlp *t)
 {
     const uint8_t *h = f + 3;
-    if (h[1] != 0 || (h[2] & 0xfcu) != 0) {
+    if ((h[2] & 0x4cu) != 0) {
         return false;
     }
-    if (t->kind == PCIE_KIND_CPL) {
-        return (h[6] & 0x10u) == 0 && (h[11] & 0x80u) == 0;
+    switch (t->kind) {
+    case PCIE_KIND_CPL:
+        return (h[6] & 0x10u) == 0 && (h[11] & 0x80u) == 0 &&
+               (t->data_len != 0 || ((h[2] & 3u) == 0 && h[3] == 0));
+    case PCIE_KIND_CFG0:
+        return (h[10] & 0xf0u) == 0 && (h[11] & 3u) == 0;
+    case PCIE_KIND_OTHER:
+        return false;
+    default:
+        return (h[8 + ((t->fmt & 1u) ? 8 : 4) - 1] & 3u) == 0;
     }
-    size_t alen = (t->fmt & 1u) ? 8 : 4;
-    return t->kind != PCIE_KIND_OTHER && (h[8 + alen - 1] & 3u) == 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

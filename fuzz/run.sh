@@ -48,7 +48,7 @@ fi
 meson compile -C "$build" serve_dashboard mgtlm:static_library >/dev/null
 flags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=undefined -I. -I$build"
-serve_src="tools/serve/endpoint.c tools/serve/pcie_frame.c tools/serve/pcie_ip.c tools/serve/pcie_out.c
+serve_src="tools/serve/endpoint.c tools/serve/pcie_cfg.c tools/serve/pcie_frame.c tools/serve/pcie_ip.c tools/serve/pcie_out.c
     tools/serve/serve_api.c tools/serve/serve_core.c tools/serve/serve_http.c
     tools/serve/serve_logs.c $build/tools/serve/dashboard_html.c"
 libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent) -lm"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A minimal PCIe/IP (warp-pipe PCIe-over-TCP) peer, written from the public format
 description (antmicro/warp-pipe docs/source/pcie-over-tcp.md): a protocol byte
-(0x02 DLLP, 0x03 TLP); a TLP frame is 2 sequence bytes (4 reserved zero bits, 12-bit
+(0x02 DLLP, 0x03 TLP); a TLP frame is 2 sequence bytes (4 reserved bits, 12-bit
 number), the TLP in PCIe big-endian header layout, and the 32-bit LCRC over sequence
 bytes + TLP, least significant byte first; a DLLP frame is 4 bytes and a CRC-16.
 Shares no code with mgtlm; the LCRC is zlib's CRC-32 (the same reflected CRC-32)."""
@@ -27,8 +27,9 @@ def crc16(data):
     return (~crc) & 0xFFFF
 
 
-def tlp_frame(seq, tlp):
-    body = struct.pack(">H", seq & 0xFFF) + tlp
+def tlp_frame(seq, tlp, rsvd=0):
+    """rsvd: the 4 reserved bits above the sequence number."""
+    body = struct.pack(">H", (rsvd << 12) | (seq & 0xFFF)) + tlp
     return bytes([PROTO_TLP]) + body + struct.pack("<I", lcrc(body))
 
 
@@ -36,25 +37,37 @@ def dllp_frame(four):
     return bytes([PROTO_DLLP]) + four + struct.pack("<H", crc16(four))
 
 
-def header(fmt, typ, length_dw):
+def header(fmt, typ, length_dw, byte1=0, attr=0):
+    """byte1: header byte 1 as sent (T9, TC, T8, Attr[2], LN, TH); attr: Attr[1:0]."""
     length = length_dw & 0x3FF
-    return bytes([(fmt << 5) | typ, 0, length >> 8, length & 0xFF])
+    return bytes([(fmt << 5) | typ, byte1, (attr << 4) | (length >> 8), length & 0xFF])
 
 
-def mwr64(addr, data, requester=0x0100, tag=0, first_be=0xF, last_be=None):
+def mwr64(addr, data, requester=0x0100, tag=0, first_be=0xF, last_be=None, byte1=0,
+          attr=0):
     n = len(data) // 4
     if last_be is None:
         last_be = 0 if n == 1 else 0xF
-    return (header(3, 0, n) + struct.pack(">HBB", requester, tag, (last_be << 4) | first_be)
+    return (header(3, 0, n, byte1, attr)
+            + struct.pack(">HBB", requester, tag, (last_be << 4) | first_be)
             + struct.pack(">Q", addr) + data)
 
 
-def mrd64(addr, length_dw, requester=0x0100, tag=0, first_be=0xF, last_be=None):
+def mrd64(addr, length_dw, requester=0x0100, tag=0, first_be=0xF, last_be=None, byte1=0,
+          attr=0):
     if last_be is None:
         last_be = 0 if length_dw == 1 else 0xF
-    return (header(1, 0, length_dw)
+    return (header(1, 0, length_dw, byte1, attr)
             + struct.pack(">HBB", requester, tag, (last_be << 4) | first_be)
             + struct.pack(">Q", addr))
+
+
+def cfg0(bdf, reg, data=None, requester=0x0000, tag=0, first_be=0xF):
+    """CfgRd0 (data None) or CfgWr0 of the DW at byte offset reg (0..4095)."""
+    return (header(2 if data is not None else 0, 4, 1)
+            + struct.pack(">HBB", requester, tag, first_be)
+            + struct.pack(">HBB", bdf, (reg >> 8) & 0xF, reg & 0xFC)
+            + (data if data is not None else b""))
 
 
 def parse_cpl(frame):
@@ -72,7 +85,9 @@ def parse_cpl(frame):
     data = h[12:] if fmt & 2 else b""
     return {"seq": seq, "fmt": fmt, "type": typ, "length": length, "status": status,
             "byte_count": byte_count, "requester": requester, "tag": tag,
-            "lower": lower, "data": data}
+            "tag10": ((h[1] >> 7) << 9) | (((h[1] >> 3) & 1) << 8) | tag,
+            "tc": (h[1] >> 4) & 7, "attr": (h[1] & 4) | ((h[2] >> 4) & 3),
+            "completer": struct.unpack(">H", h[4:6])[0], "lower": lower, "data": data}
 
 
 def recv_frame(sock):

@@ -6,6 +6,10 @@ stored bytes (zero where never written). The cu writes, reads and finally reads 
 every byte it wrote (verify), checking each read against its own record, so
 cu.data_errors counts every byte the bridge got wrong. A second run with a peer that
 corrupts one byte per completion must report data errors (the check can fail).
+Then peers that answer every MRd with a completion without data (status SC, UR, CA)
+or never answer (with --pcie-timeout 100ms): every read ends with an error status,
+the run still ends (idle) and the bridge counts them (pcie_cpl_no_data,
+pcie_cpl_timeouts); the writes still complete ok.
 Expected counts follow from the platform file: 200 accesses + verify reads, every
 one but the release answered (cu.completed == cu.issued - cu.controls), one MRd per
 cu read (verify reads included) and one MWr per cu write.
@@ -20,11 +24,13 @@ from serve_util import Checks, Server
 
 
 class DeviceMemory(threading.Thread):
-    def __init__(self, port, corrupt):
+    def __init__(self, port, corrupt, answer="data"):
+        """answer: "data" (CplD), "SC"/"UR"/"CA" (Cpl without data), "none"."""
         super().__init__(daemon=True)
         self.sock = pc.connect(port, timeout=30)
         self.mem = {}
         self.corrupt = corrupt
+        self.answer = answer
         self.seq = 0
         self.mrd = self.mwr = 0
         self.bad_seq = []
@@ -70,6 +76,15 @@ class DeviceMemory(threading.Thread):
                     self.mem[addr + i] = byte
             return
         self.mrd += 1
+        if self.answer == "none":
+            return
+        if self.answer != "data":
+            status = {"SC": 0, "UR": 1, "CA": 4}[self.answer]
+            self.seq += 1
+            cpl = (bytes([0x0A, 0, 0, 0]) + struct.pack(">HBB", 0x0100, status << 5, 4) +
+                   struct.pack(">HBB", requester, tag, 0))
+            self.sock.sendall(pc.tlp_frame(self.seq, cpl))
+            return
         data = bytearray(self.mem.get(addr + i, 0) for i in range(4 * n))
         if self.corrupt:
             data[enabled.index(True)] ^= 0x5A
@@ -82,14 +97,22 @@ class DeviceMemory(threading.Thread):
         self.sock.sendall(pc.tlp_frame(self.seq, cpl))
 
 
-def run_once(c, mgtlm, platform, corrupt):
-    srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.cu.mem"])
+def run_once(c, mgtlm, platform, corrupt, answer="data", extra=()):
+    """A live peer gets a 30 s completion timeout (a loaded machine may delay a Python
+    thread past the 50 ms default); extra options come after and may replace it."""
+    srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.cu.mem",
+                         "--pcie-timeout", "30s"] + list(extra))
     dev = None
     try:
-        dev = DeviceMemory(srv.pcie_ports[0], corrupt)
+        dev = DeviceMemory(srv.pcie_ports[0], corrupt, answer)
         dev.start()
-        st, r = srv.post("/api/run", {"wait": True}, timeout=60)
-        c.check(st == 200 and r["stopped"] == "idle", "run to idle: %s" % r)
+        try:
+            st, r = srv.post("/api/run", {"wait": True}, timeout=60)
+        except OSError as e:
+            st, r = None, e
+        c.check(st == 200 and r["stopped"] == "idle", "%s: run to idle: %s" % (answer, r))
+        if st != 200:
+            return {}, dev
         _, stats = srv.get("/api/stats")
         return stats, dev
     finally:
@@ -122,6 +145,25 @@ def main():
     stats, dev = run_once(c, mgtlm, platform, corrupt=True)
     c.check(stats["gpu0.cu.data_errors"] > 0, "a corrupting peer is caught: %d" %
             stats["gpu0.cu.data_errors"])
+    few = ["--set", "gpu0.cu.count=40"]
+    for answer, counter in (("SC", "pcie_cpl_no_data"), ("UR", None), ("CA", None),
+                            ("none", "pcie_cpl_timeouts")):
+        extra = few + (["--pcie-timeout", "100ms"] if answer == "none" else [])
+        stats, dev = run_once(c, mgtlm, platform, False, answer, extra)
+        if not stats:
+            continue
+        reads = stats["gpu0.cu.reads"]
+        c.check(reads > 0 and dev.mrd == reads, "%s: one MRd per read: %d vs %d" %
+                (answer, dev.mrd, reads))
+        c.check(stats["gpu0.cu.status_errors"] == reads,
+                "%s: every read ends with an error status: %d of %d" %
+                (answer, stats["gpu0.cu.status_errors"], reads))
+        answered = stats["gpu0.cu.issued"] - stats["gpu0.cu.controls"]
+        c.check(stats["gpu0.cu.completed"] == answered, "%s: every request answered" %
+                answer)
+        if counter:
+            c.check(stats["tb.pcie0." + counter] == reads, "%s: %s counts %d reads: %s" %
+                    (answer, counter, reads, stats["tb.pcie0." + counter]))
     return c.report("test_pcie_device")
 
 

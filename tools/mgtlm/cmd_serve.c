@@ -23,6 +23,7 @@ enum {
     SERVE_SLICE_EVENTS,
     SERVE_MAX_BODY,
     SERVE_MAX_CONNS,
+    SERVE_PCIE_TIMEOUT,
 };
 
 static const CliOpt serve_opts[] = {
@@ -37,6 +38,8 @@ static const CliOpt serve_opts[] = {
     {SERVE_SLICE_EVENTS, "slice-events", "N", "events run between two polls (2000)"},
     {SERVE_MAX_BODY, "max-body", "SIZE", "largest accepted request body (64KiB)"},
     {SERVE_MAX_CONNS, "max-conns", "N", "most open HTTP connections (64, up to 4096)"},
+    {SERVE_PCIE_TIMEOUT, "pcie-timeout", "TIME",
+     "PCIe/IP completion timeout, wall clock (50ms; 50us..64s)"},
     CLI_OPT_HELP,
 };
 
@@ -191,6 +194,17 @@ static bool parse_value(ServeArgs *a, int id, const char *val, json_t *sets)
         }
         return true;
     }
+    if (id == SERVE_PCIE_TIMEOUT) {
+        if (!units_parse_time(val, 0, &a->cfg.pcie_timeout, &err) ||
+            a->cfg.pcie_timeout < 50 * SIM_US ||
+            a->cfg.pcie_timeout > 64 * 1000 * SIM_MS) {
+            fprintf(stderr,
+                    "mgtlm serve: --pcie-timeout %s: expected a time in 50us..64s\n",
+                    val);
+            return false;
+        }
+        return true;
+    }
     if (id == SERVE_MAX_BODY) {
         if (!units_parse_size(val, &v, &err) || v == 0 || v > (64u << 20)) {
             fprintf(stderr, "mgtlm serve: --max-body %s: expected a size in 1B..64MiB\n",
@@ -276,6 +290,7 @@ int cmd_serve(Registry *r, int argc, char **argv)
     a.cfg.max_streams = 8;
     a.cfg.slice_events = 2000;
     a.cfg.quantum = SIM_US;
+    a.cfg.pcie_timeout = 50 * SIM_MS;
     a.cfg.registry = r;
     SimError err;
     if (!endpoint_register(r, &err)) {

@@ -13,7 +13,8 @@
  * it to serve's registry (not to the other commands': it is meaningless outside a
  * serve session), and endpoint_add creates its instances by that name.
  * Stats: injected, sent, received, responses_in, unanswered (requests answered with
- * command_error). */
+ * command_error), and the PCIe/IP bridge's counters (endpoint_count; zero on an
+ * --attach endpoint). */
 #include "endpoint.h"
 
 #include <stdlib.h>
@@ -39,6 +40,8 @@ typedef struct Endpoint {
     EndpointListener fn;
     void *ctx;
     uint64_t *injected, *sent, *received, *responses_in, *unanswered;
+    uint64_t *pcie_ignored_bits, *pcie_cpl_timeouts, *pcie_cpl_unexpected,
+        *pcie_cpl_no_data;
 } Endpoint;
 
 static void endpoint_pump(Endpoint *e)
@@ -132,6 +135,14 @@ static void endpoint_recv(Block *b, Port *p)
     }
 }
 
+void endpoint_count(Block *ep, EndpointCount c)
+{
+    Endpoint *e = (Endpoint *)ep;
+    uint64_t *const counters[] = {e->pcie_ignored_bits, e->pcie_cpl_timeouts,
+                                  e->pcie_cpl_unexpected, e->pcie_cpl_no_data};
+    (*counters[c])++;
+}
+
 static void endpoint_resumed(void *subject, void *obj)
 {
     (void)obj;
@@ -184,6 +195,15 @@ static const StatDef endpoint_stat_defs[] = {
          "responses received at io"),
     STAT(Endpoint, unanswered, "unanswered", STAT_COUNTER, "",
          "requests from the platform answered with command_error (no outside listener)"),
+    STAT(Endpoint, pcie_ignored_bits, "pcie_ignored_bits", STAT_COUNTER, "",
+         "PCIe/IP TLPs received with reserved bits set (ignored)"),
+    STAT(Endpoint, pcie_cpl_timeouts, "pcie_cpl_timeouts", STAT_COUNTER, "",
+         "PCIe/IP platform reads ended by the completion timeout (generic_error)"),
+    STAT(Endpoint, pcie_cpl_unexpected, "pcie_cpl_unexpected", STAT_COUNTER, "",
+         "PCIe/IP completions matching no outstanding read (ignored)"),
+    STAT(Endpoint, pcie_cpl_no_data, "pcie_cpl_no_data", STAT_COUNTER, "",
+         "PCIe/IP platform reads ended by a completion with status SC and no data "
+         "(generic_error)"),
 };
 
 const BlockType endpoint_type = {

@@ -37,6 +37,14 @@ bool endpoint_add(PlatformDesc *d, const char *name, const char *target, SimErro
 /* Queues t (ownership moves to the endpoint) to go out of "io" at time `at` (>= now);
  * transactions leave in (time, injection) order, waiting for credits as needed. */
 void endpoint_inject(Block *ep, Txn *t, SimTime at);
+/* Counters a PCIe/IP bridge keeps in its endpoint's statistics. */
+typedef enum EndpointCount {
+    EP_COUNT_IGNORED_BITS,   /* TLPs received with ignored reserved bits set */
+    EP_COUNT_CPL_TIMEOUTS,   /* platform reads ended by the completion timeout */
+    EP_COUNT_CPL_UNEXPECTED, /* completions matching no outstanding read */
+    EP_COUNT_CPL_NO_DATA     /* platform reads ended by a completion without data */
+} EndpointCount;
+void endpoint_count(Block *ep, EndpointCount c);
 /* Sets the listener (NULL = none). */
 void endpoint_listen(Block *ep, EndpointListener fn, void *ctx);
 /* Takes held transactions again (after EP_HOLD), at the current time. */

@@ -4,8 +4,12 @@
  * fuzz/fuzz_pcie_frame.c drives pcie_frame_parse directly.
  * Decisions: a 32-bit address header (3 DW) and a 64-bit one (4 DW) are both
  * accepted for memory requests; TLP prefixes and ECRC digests are rejected as
- * malformed (neither is produced by warp-pipe); the reserved bits of the sequence
- * bytes must be zero. */
+ * malformed (neither is produced by warp-pipe). Liberal where the format reserves
+ * bits (warp-pipe's sender leaves garbage there, its receiver ignores it): the 4
+ * reserved bits above the sequence number, LN, TH and the Length of a completion
+ * without data are returned and flagged (ignored_bits), never refused. TC, Attr and
+ * the 10-bit tag (T9, T8) are header fields and parsed as such; the encoder writes
+ * every field the parser returns, so a frame re-encodes to its own bytes. */
 #include "pcie_frame.h"
 
 #include <string.h>
@@ -36,6 +40,8 @@ static PcieKind pcie_kind_of(uint8_t fmt, uint8_t type)
     switch (type) {
     case 0x00:
         return (fmt & 2u) ? PCIE_KIND_MWR : PCIE_KIND_MRD;
+    case 0x04:
+        return (fmt & 1u) ? PCIE_KIND_OTHER : PCIE_KIND_CFG0;
     case 0x0a:
         return (fmt & 1u) ? PCIE_KIND_OTHER : PCIE_KIND_CPL;
     default:
@@ -101,6 +107,30 @@ static bool pcie_check_request(const PcieTlp *t, SimError *err)
     return true;
 }
 
+/* Checks the configuration request rules (Length 1, no last BE). */
+static bool pcie_check_cfg(const PcieTlp *t, SimError *err)
+{
+    if (t->length_dw != 1 || t->last_be != 0) {
+        return sim_error_set(err,
+                             "TLP seq %u: bad configuration request: Length %u, last BE "
+                             "0x%x (must be 1 and 0)",
+                             t->seq, t->length_dw, t->last_be);
+    }
+    return true;
+}
+
+/* Fields shared by every header layout: bytes 0..3 and the tag's T9/T8 bits. */
+static void pcie_parse_common(const uint8_t *h, PcieTlp *t)
+{
+    t->fmt = (uint8_t)(h[0] >> 5);
+    t->type = (uint8_t)(h[0] & 0x1fu);
+    t->tc = (uint8_t)((h[1] >> 4) & 7u);
+    t->attr = (uint8_t)((h[1] & 0x04u) | ((h[2] >> 4) & 3u));
+    t->ln = (uint8_t)((h[1] >> 1) & 1u);
+    t->th = h[1] & 1u;
+    t->tag = (uint16_t)((h[1] & 0x80u) << 2 | (h[1] & 0x08u) << 5);
+}
+
 static PcieParse pcie_parse_tlp(const uint8_t *buf, size_t len, size_t *used, PcieTlp *t,
                                 SimError *err)
 {
@@ -110,12 +140,8 @@ static PcieParse pcie_parse_tlp(const uint8_t *buf, size_t len, size_t *used, Pc
     const uint8_t *h = buf + 3;
     memset(t, 0, sizeof *t);
     t->seq = (uint16_t)((buf[1] & 0x0fu) << 8 | buf[2]);
-    if (buf[1] & 0xf0u) {
-        sim_error_set(err, "TLP: reserved sequence bits set (0x%02x)", buf[1]);
-        return PCIE_PARSE_BAD;
-    }
-    t->fmt = (uint8_t)(h[0] >> 5);
-    t->type = (uint8_t)(h[0] & 0x1fu);
+    t->seq_rsvd = (uint8_t)(buf[1] >> 4);
+    pcie_parse_common(h, t);
     if (t->fmt & 4u) {
         sim_error_set(err, "TLP seq %u: bad format %u (TLP prefixes are not supported)",
                       t->seq, t->fmt);
@@ -144,23 +170,36 @@ static PcieParse pcie_parse_tlp(const uint8_t *buf, size_t len, size_t *used, Pc
     }
     t->kind = pcie_kind_of(t->fmt, t->type);
     t->data = t->data_len ? h + hdr : NULL;
+    t->ignored_bits = t->seq_rsvd || t->ln || t->th;
     if (t->kind == PCIE_KIND_CPL) {
+        if (!(t->fmt & 2u)) {
+            t->ignored_bits = t->ignored_bits || length != 0;
+            t->length_dw = 0;
+        }
         t->completer = (uint16_t)get_be(h + 4, 2);
         t->status = (uint8_t)(h[6] >> 5);
         uint16_t bc = (uint16_t)((h[6] & 0x0fu) << 8 | h[7]);
         t->byte_count = bc ? bc : 4096;
         t->requester = (uint16_t)get_be(h + 8, 2);
-        t->tag = h[10];
+        t->tag |= h[10];
         t->lower_addr = h[11] & 0x7fu;
     } else {
         t->requester = (uint16_t)get_be(h + 4, 2);
-        t->tag = h[6];
+        t->tag |= h[6];
         t->last_be = (uint8_t)(h[7] >> 4);
         t->first_be = h[7] & 0x0fu;
-        t->addr = (t->fmt & 1u) ? get_be(h + 8, 8) : get_be(h + 8, 4);
-        t->addr &= ~(uint64_t)3;
-        if (t->kind != PCIE_KIND_OTHER && !pcie_check_request(t, err)) {
-            return PCIE_PARSE_BAD;
+        if (t->kind == PCIE_KIND_CFG0) {
+            t->target = (uint16_t)get_be(h + 8, 2);
+            t->cfg_reg = (uint16_t)((h[10] & 0x0fu) << 6 | h[11] >> 2);
+            if (!pcie_check_cfg(t, err)) {
+                return PCIE_PARSE_BAD;
+            }
+        } else {
+            t->addr = (t->fmt & 1u) ? get_be(h + 8, 8) : get_be(h + 8, 4);
+            t->addr &= ~(uint64_t)3;
+            if (t->kind != PCIE_KIND_OTHER && !pcie_check_request(t, err)) {
+                return PCIE_PARSE_BAD;
+            }
         }
     }
     *used = total;
@@ -190,30 +229,40 @@ size_t pcie_frame_encode_tlp(const PcieTlp *t, uint8_t *out, size_t cap)
     size_t hdr = (t->fmt & 1u) ? 16 : 12;
     size_t data = (t->fmt & 2u) ? (size_t)t->length_dw * 4 : 0;
     size_t total = 3 + hdr + data + 4;
-    if (total > cap || data != t->data_len || t->length_dw == 0 || t->length_dw > 1024 ||
-        (t->fmt & 4u)) {
+    PcieKind kind = pcie_kind_of(t->fmt, t->type);
+    bool no_length = kind == PCIE_KIND_CPL && !(t->fmt & 2u);
+    if (total > cap || data != t->data_len || t->length_dw > 1024 || (t->fmt & 4u) ||
+        (t->length_dw == 0) != no_length) {
         return 0;
     }
     uint8_t *h = out + 3;
     memset(out, 0, total);
     out[0] = PCIE_PROTO_TLP;
-    out[1] = (uint8_t)((t->seq >> 8) & 0x0fu);
+    out[1] = (uint8_t)((t->seq_rsvd & 0x0fu) << 4 | ((t->seq >> 8) & 0x0fu));
     out[2] = (uint8_t)t->seq;
     h[0] = (uint8_t)(t->fmt << 5 | (t->type & 0x1fu));
-    h[2] = (uint8_t)((t->length_dw >> 8) & 3u);
+    h[1] = (uint8_t)((t->tag & 0x200u) >> 2 | (t->tc & 7u) << 4 | (t->tag & 0x100u) >> 5 |
+                     (t->attr & 4u) | (t->ln & 1u) << 1 | (t->th & 1u));
+    h[2] = (uint8_t)((t->attr & 3u) << 4 | ((t->length_dw >> 8) & 3u));
     h[3] = (uint8_t)t->length_dw;
-    if (pcie_kind_of(t->fmt, t->type) == PCIE_KIND_CPL) {
+    if (kind == PCIE_KIND_CPL) {
         put_be(h + 4, t->completer, 2);
         h[6] = (uint8_t)((t->status & 7u) << 5 | ((t->byte_count >> 8) & 0x0fu));
         h[7] = (uint8_t)t->byte_count;
         put_be(h + 8, t->requester, 2);
-        h[10] = t->tag;
+        h[10] = (uint8_t)t->tag;
         h[11] = t->lower_addr & 0x7fu;
     } else {
         put_be(h + 4, t->requester, 2);
-        h[6] = t->tag;
+        h[6] = (uint8_t)t->tag;
         h[7] = (uint8_t)((t->last_be & 0x0fu) << 4 | (t->first_be & 0x0fu));
-        put_be(h + 8, t->addr & ~(uint64_t)3, (t->fmt & 1u) ? 8 : 4);
+        if (kind == PCIE_KIND_CFG0) {
+            put_be(h + 8, t->target, 2);
+            h[10] = (uint8_t)((t->cfg_reg >> 6) & 0x0fu);
+            h[11] = (uint8_t)((t->cfg_reg & 0x3fu) << 2);
+        } else {
+            put_be(h + 8, t->addr & ~(uint64_t)3, (t->fmt & 1u) ? 8 : 4);
+        }
     }
     if (data) {
         memcpy(h + hdr, t->data, data);

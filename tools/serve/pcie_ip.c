@@ -6,11 +6,22 @@
  *   SC) carrying those DWs, Byte Count and Lower Address from the byte enables; an
  *   error response returns as a Cpl with status UR (address error) or CA (other).
  * - MWr32/MWr64 -> posted write with byte enables when not every byte is enabled.
- * - Configuration and I/O requests and locked reads are answered with Cpl UR;
- *   messages and DLLPs are accepted and ignored (counted in the log line at
- *   disconnect). Completions answer the platform's own requests (pcie_out.c).
- * - PCIe addresses are platform addresses (GPU g owns [g*M, (g+1)*M)); src and dst
- *   are the home GPU of the address, unit the target port's array index (or 0).
+ * - Every completion copies Requester ID, the 10-bit tag, TC and Attr from its
+ *   request; its Completer ID is the bus/device/function captured from the last
+ *   CfgWr0 (0 before); a completion without data has Length 0.
+ * - CfgRd0/CfgWr0 to function 0 are answered from a minimal configuration space
+ *   (pcie_cfg.c); other functions, type 1 configuration, I/O requests and locked
+ *   reads get Cpl UR; messages and DLLPs are accepted and ignored (counted in the
+ *   log line at disconnect). Completions answer the platform's own requests
+ *   (pcie_out.c).
+ * - Addresses: while the host has not set Memory Space Enable, PCIe addresses are
+ *   platform addresses (GPU g owns [g*M, (g+1)*M)), for peers that do not enumerate;
+ *   once it has, memory requests are decoded by BAR0 (BAR + offset -> the attached
+ *   port's range + offset) and a request outside it gets Cpl UR (MRd) or is dropped
+ *   (MWr, counted as ignored). src and dst are the home GPU of the platform address,
+ *   unit the target port's array index (or 0).
+ * - Reserved bits a peer leaves set (above the sequence number, TH, LN, the Length of
+ *   a completion without data) are ignored and counted (tb.pcieN.pcie_ignored_bits).
  * - Time: a TLP read from the socket is injected at max(now, previous injection) +
  *   one platform clock period, so simulated time advances by at least one tick per
  *   exchange; while the peer waits for the platform the loop advances the kernel
@@ -34,6 +45,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/listener.h>
 
 #include "pcie_priv.h"
@@ -75,18 +87,27 @@ void pcie_send(PcieIp *p, PcieTlp *t)
     }
 }
 
-static void pcie_cpl(PcieIp *p, uint16_t requester, uint8_t tag, uint8_t status,
-                     uint16_t byte_count, uint8_t lower, const uint8_t *data,
-                     uint32_t length_dw)
+void pcie_count(PcieIp *p, EndpointCount c)
+{
+    if (p->ep) {
+        endpoint_count(p->ep, c);
+    }
+}
+
+static void pcie_cpl(PcieIp *p, const PcieReqId *q, uint8_t status, uint16_t byte_count,
+                     uint8_t lower, const uint8_t *data, uint32_t length_dw)
 {
     PcieTlp t = {0};
     t.fmt = data ? 2 : 0;
     t.type = 0x0a;
-    t.length_dw = data ? length_dw : 1;
+    t.length_dw = data ? length_dw : 0;
     t.data = data;
     t.data_len = data ? (size_t)length_dw * 4 : 0;
-    t.requester = requester;
-    t.tag = tag;
+    t.requester = q->requester;
+    t.tag = q->tag;
+    t.tc = q->tc;
+    t.attr = q->attr;
+    t.completer = p->bdf;
     t.status = status;
     t.byte_count = byte_count;
     t.lower_addr = lower;
@@ -145,14 +166,14 @@ static EndpointVerdict pcie_on_txn(void *ctx, Block *ep, const Txn *t)
         if (t->status != TXN_STATUS_OK) {
             uint8_t st =
                 t->status == TXN_STATUS_ADDRESS_ERROR ? PCIE_CPL_UR : PCIE_CPL_CA;
-            pcie_cpl(p, r.requester, r.tag, st, count, lower, NULL, 0);
+            pcie_cpl(p, &r.rid, st, count, lower, NULL, 0);
             return EP_TAKEN;
         }
         uint8_t buf[4096] = {0};
         if (t->data) {
             memcpy(buf, t->data, t->len < sizeof buf ? t->len : sizeof buf);
         }
-        pcie_cpl(p, r.requester, r.tag, PCIE_CPL_SC, count, lower, buf, r.length_dw);
+        pcie_cpl(p, &r.rid, PCIE_CPL_SC, count, lower, buf, r.length_dw);
         return EP_TAKEN;
     }
     return EP_TAKEN;
@@ -193,14 +214,32 @@ static bool pcie_push_read(PcieIp *p, const PcieRead *r)
     return true;
 }
 
+static PcieReqId pcie_rid(const PcieTlp *t)
+{
+    return (PcieReqId){t->requester, t->tag, t->tc, t->attr};
+}
+
 static void pcie_request(PcieIp *p, const PcieTlp *tlp)
 {
     Sim *sim = p->s->sim;
     uint32_t len = tlp->length_dw * 4;
+    uint64_t addr = tlp->addr;
+    PcieReqId rid = pcie_rid(tlp);
+    if (pcie_cfg_decoding(&p->cfg) && !pcie_cfg_decode(&p->cfg, tlp->addr, len, &addr)) {
+        if (tlp->kind == PCIE_KIND_MRD) {
+            PcieRead r = {0, tlp->addr, rid, tlp->first_be, tlp->last_be, tlp->length_dw};
+            uint16_t count;
+            uint8_t lower;
+            read_span(&r, &count, &lower);
+            pcie_cpl(p, &rid, PCIE_CPL_UR, count, lower, NULL, 0);
+        } else {
+            p->ignored++;
+        }
+        return;
+    }
     if (tlp->kind == PCIE_KIND_MRD) {
-        Txn *t = txn_new(sim, TXN_READ, tlp->addr, len);
-        PcieRead r = {t->id,         tlp->addr,    tlp->requester, tlp->tag,
-                      tlp->first_be, tlp->last_be, tlp->length_dw};
+        Txn *t = txn_new(sim, TXN_READ, addr, len);
+        PcieRead r = {t->id, tlp->addr, rid, tlp->first_be, tlp->last_be, tlp->length_dw};
         if (!pcie_push_read(p, &r)) {
             txn_unref(t);
             pcie_close(p, "out of memory");
@@ -209,7 +248,7 @@ static void pcie_request(PcieIp *p, const PcieTlp *tlp)
         pcie_inject(p, t);
         return;
     }
-    Txn *t = txn_new(sim, TXN_WRITE, tlp->addr, len);
+    Txn *t = txn_new(sim, TXN_WRITE, addr, len);
     txn_set_data(t, tlp->data);
     t->posted = true;
     unsigned last = tlp->length_dw == 1 ? tlp->first_be : tlp->last_be;
@@ -228,9 +267,35 @@ static void pcie_request(PcieIp *p, const PcieTlp *tlp)
     pcie_inject(p, t);
 }
 
+/* CfgRd0/CfgWr0: function 0 answers from its configuration space (a CfgWr0 also
+ * gives it its bus and device number), other functions do not exist (UR). */
+static void pcie_config(PcieIp *p, const PcieTlp *t)
+{
+    PcieReqId rid = pcie_rid(t);
+    if (t->target & 7u) {
+        pcie_cpl(p, &rid, PCIE_CPL_UR, 4, 0, NULL, 0);
+        return;
+    }
+    if (t->fmt & 2u) {
+        p->bdf = t->target;
+        uint32_t v = (uint32_t)t->data[0] | (uint32_t)t->data[1] << 8 |
+                     (uint32_t)t->data[2] << 16 | (uint32_t)t->data[3] << 24;
+        pcie_cfg_write(&p->cfg, t->cfg_reg, v, t->first_be);
+        pcie_cpl(p, &rid, PCIE_CPL_SC, 4, 0, NULL, 0);
+        return;
+    }
+    uint32_t v = pcie_cfg_read(&p->cfg, t->cfg_reg);
+    uint8_t data[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+                       (uint8_t)(v >> 24)};
+    pcie_cpl(p, &rid, PCIE_CPL_SC, 4, 0, data, 1);
+}
+
 static void pcie_tlp(PcieIp *p, const PcieTlp *t)
 {
     p->tlps_in++;
+    if (t->ignored_bits) {
+        pcie_count(p, EP_COUNT_IGNORED_BITS);
+    }
     switch (t->kind) {
     case PCIE_KIND_MRD:
     case PCIE_KIND_MWR:
@@ -239,13 +304,17 @@ static void pcie_tlp(PcieIp *p, const PcieTlp *t)
     case PCIE_KIND_CPL:
         pcie_out_completion(p, t);
         return;
+    case PCIE_KIND_CFG0:
+        pcie_config(p, t);
+        return;
     case PCIE_KIND_OTHER:
         break;
     }
     bool non_posted =
         t->type == 0x01 || t->type == 0x02 || t->type == 0x04 || t->type == 0x05;
     if (non_posted) {
-        pcie_cpl(p, t->requester, t->tag, PCIE_CPL_UR, 4, 0, NULL, 0);
+        PcieReqId rid = pcie_rid(t);
+        pcie_cpl(p, &rid, PCIE_CPL_UR, 4, 0, NULL, 0);
     } else {
         p->ignored++;
     }
@@ -308,6 +377,29 @@ static void pcie_event_cb(struct bufferevent *bev, short what, void *arg)
     pcie_close(p, msg);
 }
 
+/* A new link: the function's configuration space and Completer ID start afresh,
+ * its BAR covering the attached port's platform range (the port's GPU memory, or
+ * every GPU's for a port outside any GPU). */
+static void pcie_reset_function(PcieIp *p)
+{
+    const PlatformInfo *info = &p->s->plat->desc.info;
+    const Port *q = endpoint_target(p->ep);
+    uint64_t m = info->mem_bytes;
+    int gpu = q->owner->gpu;
+    uint64_t range = gpu >= 0                      ? m
+                     : m > UINT64_MAX / info->gpus ? UINT64_MAX
+                                                   : m * info->gpus;
+    pcie_cfg_init(&p->cfg, gpu >= 0 ? (uint64_t)gpu * m : 0, range ? range : 1);
+    p->bdf = 0;
+}
+
+static void pcie_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    pcie_out_timeout(arg);
+}
+
 static void pcie_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                         int socklen, void *arg)
 {
@@ -330,6 +422,7 @@ static void pcie_accept(struct evconnlistener *l, evutil_socket_t fd, struct soc
     }
     p->tx_seq = 0;
     p->tlps_in = p->tlps_out = p->dllps_in = p->ignored = 0;
+    pcie_reset_function(p);
     bufferevent_setcb(p->bev, pcie_read_cb, pcie_write_cb, pcie_event_cb, p);
     bufferevent_enable(p->bev, EV_READ | EV_WRITE);
     pcie_log(p, "peer connected");
@@ -352,12 +445,19 @@ PcieIp *pcie_ip_new(Server *s, const ServePcieSpec *spec, SimError *err)
     }
     p->s = s;
     p->spec = spec;
+    p->timer = evtimer_new(s->base, pcie_timer_cb, p);
+    if (!p->timer) {
+        sim_error_set(err, "out of memory");
+        free(p);
+        return NULL;
+    }
     p->listener = evconnlistener_new_bind(s->base, pcie_accept, p,
                                           LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 4,
                                           (struct sockaddr *)&sin, sizeof sin);
     if (!p->listener) {
         sim_error_set(err, "--pcie-ip %s:%u: cannot listen there", spec->host,
                       spec->port);
+        event_free(p->timer);
         free(p);
         return NULL;
     }
@@ -382,6 +482,7 @@ void pcie_ip_free(PcieIp *p)
     }
     pcie_close(p, "server stopping");
     evconnlistener_free(p->listener);
+    event_free(p->timer);
     free(p->reads);
     free(p);
 }

@@ -12,7 +12,17 @@
  * - Completions: the data of successive CplDs is placed one after the other from
  *   the start of the span; the request is complete when a completion's Byte Count
  *   fits in its payload. Status UR -> address_error, any other non-SC ->
- *   generic_error. A completion for a free tag is ignored (counted).
+ *   generic_error; a completion without data with status SC also ends the read
+ *   with generic_error (a read is never left waiting for data that was not sent).
+ *   Our tags are 8-bit (10-Bit Tag Requester Enable off): T9/T8 of a completion are
+ *   ignored (counted as ignored bits), the low 8 bits find the read. A completion
+ *   for a free tag is ignored (counted as unexpected).
+ * - Completion timeout (--pcie-timeout, PCIe's default range 50 us..50 ms, §2.8 and
+ *   Device Control 2 of the base specification; default 50 ms): a read the peer has
+ *   not completed that long after its MRd was queued, in wall-clock time, ends with
+ *   generic_error. Wall clock, not simulated time: the kernel is held near the
+ *   oldest outstanding read (pcie_ip_hold), so simulated time cannot measure how
+ *   long a silent peer has been silent; a late completion is then unexpected.
  * - Anything the peer cannot take (other commands, length 0, a span over 4 KiB or
  *   crossing a 4 KiB boundary, byte-enable holes inside the span, no peer connected)
  *   is answered with command_error by the endpoint.
@@ -20,6 +30,8 @@
  *   every platform request still gets exactly one response. */
 #include <stdlib.h>
 #include <string.h>
+
+#include <event2/event.h>
 
 #include "pcie_priv.h"
 
@@ -102,6 +114,21 @@ static EndpointVerdict out_write(PcieIp *p, const Txn *t, uint64_t dw, uint32_t 
     return EP_TAKEN;
 }
 
+/* The event loop's wall clock, in microseconds. */
+static uint64_t out_wall_us(const PcieIp *p)
+{
+    struct timeval now;
+    event_base_gettimeofday_cached(p->s->base, &now);
+    return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_usec;
+}
+
+/* Arms the completion timer to fire us microseconds from now. */
+static void out_arm(PcieIp *p, uint64_t us)
+{
+    struct timeval wait = {(time_t)(us / 1000000u), (suseconds_t)(us % 1000000u)};
+    evtimer_add(p->timer, &wait);
+}
+
 static EndpointVerdict out_read(PcieIp *p, const Txn *t, uint64_t dw, uint32_t ndw,
                                 uint8_t fbe, uint8_t lbe)
 {
@@ -120,6 +147,11 @@ static EndpointVerdict out_read(PcieIp *p, const Txn *t, uint64_t dw, uint32_t n
     }
     o->req = txn_ref((Txn *)t);
     o->sent = sim_now(p->s->sim);
+    uint64_t wait = p->s->cfg->pcie_timeout / SIM_US;
+    o->deadline_us = out_wall_us(p) + wait;
+    if (!evtimer_pending(p->timer, NULL)) {
+        out_arm(p, wait);
+    }
     o->dw_addr = dw;
     o->span = ndw * 4;
     o->got = 0;
@@ -165,6 +197,9 @@ static void out_finish(PcieIp *p, uint8_t tag, TxnStatus st)
     free(o->buf);
     memset(o, 0, sizeof *o);
     p->nout--;
+    if (p->nout == 0) {
+        evtimer_del(p->timer);
+    }
     pcie_inject(p, r);
     if (p->held) {
         p->held = false;
@@ -174,15 +209,25 @@ static void out_finish(PcieIp *p, uint8_t tag, TxnStatus st)
 
 void pcie_out_completion(PcieIp *p, const PcieTlp *t)
 {
-    PcieOut *o = &p->out[t->tag];
+    uint8_t tag = (uint8_t)t->tag;
+    if (t->tag > 0xff && !t->ignored_bits) {
+        pcie_count(p, EP_COUNT_IGNORED_BITS);
+    }
+    PcieOut *o = &p->out[tag];
     if (!o->req) {
         p->ignored++;
+        pcie_count(p, EP_COUNT_CPL_UNEXPECTED);
         return;
     }
     if (t->status != PCIE_CPL_SC) {
-        out_finish(p, t->tag,
+        out_finish(p, tag,
                    t->status == PCIE_CPL_UR ? TXN_STATUS_ADDRESS_ERROR
                                             : TXN_STATUS_GENERIC_ERROR);
+        return;
+    }
+    if (t->data_len == 0) {
+        pcie_count(p, EP_COUNT_CPL_NO_DATA);
+        out_finish(p, tag, TXN_STATUS_GENERIC_ERROR);
         return;
     }
     size_t n = t->data_len < o->span - o->got ? t->data_len : o->span - o->got;
@@ -194,7 +239,27 @@ void pcie_out_completion(PcieIp *p, const PcieTlp *t)
                        ? t->data_len - (t->lower_addr & 3u)
                        : 0;
     if (t->byte_count <= valid || o->got >= o->span) {
-        out_finish(p, t->tag, TXN_STATUS_OK);
+        out_finish(p, tag, TXN_STATUS_OK);
+    }
+}
+
+void pcie_out_timeout(PcieIp *p)
+{
+    uint64_t now = out_wall_us(p), next = UINT64_MAX;
+    for (unsigned tag = 0; tag < PCIE_TAGS; tag++) {
+        PcieOut *o = &p->out[tag];
+        if (!o->req) {
+            continue;
+        }
+        if (o->deadline_us <= now) {
+            pcie_count(p, EP_COUNT_CPL_TIMEOUTS);
+            out_finish(p, (uint8_t)tag, TXN_STATUS_GENERIC_ERROR);
+        } else if (o->deadline_us < next) {
+            next = o->deadline_us;
+        }
+    }
+    if (next != UINT64_MAX) {
+        out_arm(p, next - now);
     }
 }
 

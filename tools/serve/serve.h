@@ -43,6 +43,7 @@ typedef struct ServeConfig {
     unsigned max_streams;  /* concurrent /api/logs streams */
     uint64_t slice_events; /* events executed between two I/O polls */
     SimTime quantum;       /* simulated time between two I/O polls (co-simulation) */
+    SimTime pcie_timeout;  /* PCIe/IP completion timeout (wall clock, in ps) */
 } ServeConfig;
 
 typedef struct ServeWaiter ServeWaiter;
