@@ -1,0 +1,73 @@
+#!/bin/sh
+# Special files as inputs: every loader (platform, extends target, cu trace, workload,
+# testbench, a testbench's platform file, golden vector) is given a FIFO with no
+# writer, /dev/zero and a directory. Each must be refused at once by its type: exit
+# status 2, one line on stderr naming the file, "not a regular file (<kind>)". A
+# `timeout` guards the runs, so an input read forever or a FIFO opened blocking fails
+# the test instead of hanging it.
+#
+# usage: special.sh MGTLM
+if [ $# -ne 1 ]; then
+    echo "usage: special.sh MGTLM" >&2
+    exit 2
+fi
+mgtlm=$1
+case $mgtlm in
+/*) ;;
+*) mgtlm=$(pwd)/$mgtlm ;;
+esac
+dir=$(mktemp -d) || exit 2
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 2
+mkfifo fifo || exit 2
+mkdir folder
+ln -s /dev/zero zero
+
+passed=0
+failed=0
+# check NAME WANT ARGS...: mgtlm ARGS must exit 2 with the single stderr line WANT.
+check() {
+    name=$1
+    want=$2
+    shift 2
+    got=$(timeout 20 "$mgtlm" "$@" 2>&1 >/dev/null)
+    status=$?
+    if [ "$status" -eq 2 ] && [ "$got" = "$want" ]; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name: exit status $status (want 2)"
+        echo "  want: $want"
+        echo "  got:  $got"
+        failed=$((failed + 1))
+    fi
+}
+
+for f in fifo zero folder; do
+    case $f in
+    fifo) kind="a FIFO" ;;
+    zero) kind="a character device" ;;
+    folder) kind="a directory" ;;
+    esac
+    bad="not a regular file ($kind)"
+    printf '{"extends": "%s"}\n' "$f" >ext-$f.json
+    printf '{"gpu": {"blocks": {"cu": {"type": "cu", "params": {"pattern": "trace", "trace": "%s"}}, "mem": {"type": "memory"}}, "wires": [{"a": "cu.mem", "b": "mem.in"}]}}\n' \
+        "$f" >trace-$f.json
+    printf '{"platform": "%s", "observe": [], "golden": "ok.jsonl"}\n' "$f" >tbplat-$f.json
+    printf '{"platform": {"gpus": 1}, "observe": [], "golden": "%s"}\n' "$f" \
+        >tbgold-$f.json
+    : >ok.jsonl
+    echo '{"gpus": 1}' >ok.json
+
+    check "platform-$f" "$f: cannot open: $bad" validate "$f"
+    check "extends-$f" "$f: cannot open: $bad" validate "ext-$f.json"
+    check "trace-$f" "trace-$f.json: /gpu/blocks/cu: $f: cannot open trace: $bad" \
+        validate "trace-$f.json"
+    check "workload-$f" "$f: cannot open: $bad" run ok.json --workload "$f"
+    check "testbench-$f" "$f: cannot open: $bad" test "$f"
+    check "testbench-platform-$f" "$f: cannot open: $bad" test "tbplat-$f.json"
+    check "golden-$f" "tbgold-$f.json: /golden: $f: cannot open: $bad" \
+        test "tbgold-$f.json"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
