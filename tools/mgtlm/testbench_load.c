@@ -145,7 +145,7 @@ static bool tb_read_platform(Tb *tb, SimError *err)
         .registry = tb->registry,
         .path = file ? file : tb->path,
         .inline_doc = json_is_object(plat) ? plat : NULL,
-        .inline_pointer = "/platform",
+        .inline_pointer = json_is_object(plat) ? "/platform" : NULL,
         .sets = set,
         .sets_file = tb->path,
         .sets_pointer = "/set",
