@@ -286,6 +286,11 @@ static bool tb_read_expected(Tb *tb, SimError *err)
             char at[512] = "";
             json_pointer_push(json_pointer_push(at, sizeof at, "expect_errors"),
                               sizeof at, name);
+            if (json_is_integer(v)) {
+                return tb_fail(tb, at, err,
+                               "expected a counter value (an integer >= 0), got %lld",
+                               (long long)json_integer_value(v));
+            }
             return tb_fail(tb, at, err,
                            "expected a counter value (an integer >= 0), got %s",
                            json_kind(v));
