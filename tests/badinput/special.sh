@@ -5,6 +5,11 @@
 # status 2, one line on stderr naming the file, "not a regular file (<kind>)". A
 # `timeout` guards the runs, so an input read forever or a FIFO opened blocking fails
 # the test instead of hanging it.
+# Then a read that runs out of memory: a cu trace and a golden file of one 512 MiB
+# line (sparse files, no disk used), read under `ulimit -v` 250 MB, must be refused
+# with "cannot read: Cannot allocate memory", not taken for the end of the file (an
+# empty trace, a short golden vector). Skipped where the limit cannot be set or
+# mgtlm cannot start under it (a sanitizer build).
 #
 # usage: special.sh MGTLM
 if [ $# -ne 1 ]; then
@@ -69,5 +74,26 @@ for f in fifo zero folder; do
     check "golden-$f" "tbgold-$f.json: /golden: $f: cannot open: $bad" \
         test "tbgold-$f.json"
 done
+limited() {
+    (ulimit -v 250000 2>/dev/null && "$@")
+}
+if limited "$mgtlm" blocks memory >/dev/null 2>&1 && truncate -s 512M huge.jsonl; then
+    printf '{"gpu": {"blocks": {"cu": {"type": "cu", "params": {"pattern": "trace", "trace": "huge.jsonl"}}, "mem": {"type": "memory"}}, "wires": [{"a": "cu.mem", "b": "mem.in"}]}}\n' \
+        >trace-huge.json
+    printf '{"platform": {"gpus": 1}, "observe": [], "golden": "huge.jsonl"}\n' \
+        >tbgold-huge.json
+    oom="cannot read: Cannot allocate memory"
+    mgtlm_real=$mgtlm
+    mgtlm="$dir/limited.sh"
+    printf '#!/bin/sh\nulimit -v 250000 && exec "%s" "$@"\n' "$mgtlm_real" >"$mgtlm"
+    chmod +x "$mgtlm"
+    check "trace-out-of-memory" "trace-huge.json: /gpu/blocks/cu: huge.jsonl: $oom" \
+        run trace-huge.json
+    check "golden-out-of-memory" "tbgold-huge.json: /golden: huge.jsonl: $oom" \
+        test tbgold-huge.json
+    mgtlm=$mgtlm_real
+else
+    echo "SKIP out-of-memory reads: ulimit -v or truncate unavailable here"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
