@@ -5,11 +5,13 @@
 # status 2, one line on stderr naming the file, "not a regular file (<kind>)". A
 # `timeout` guards the runs, so an input read forever or a FIFO opened blocking fails
 # the test instead of hanging it.
-# Then a read that runs out of memory: a cu trace and a golden file of one 512 MiB
-# line (sparse files, no disk used), read under `ulimit -v` 250 MB, must be refused
-# with "cannot read: Cannot allocate memory", not taken for the end of the file (an
-# empty trace, a short golden vector). Skipped where the limit cannot be set or
-# mgtlm cannot start under it (a sanitizer build).
+# Then a file one byte over the 1 GiB limit of files read whole (sparse, no disk
+# used) as platform, workload, testbench and golden: refused by its size. Last, a read
+# that runs out of memory: a cu trace and a golden file of one 512 MiB line (sparse),
+# read under `ulimit -v` 250 MB, must be refused with "cannot read: Cannot allocate
+# memory", not taken for the end of the file (an empty trace, a short golden vector).
+# Skipped where the limit cannot be set or mgtlm cannot start under it (a sanitizer
+# build).
 #
 # usage: special.sh MGTLM
 if [ $# -ne 1 ]; then
@@ -74,6 +76,19 @@ for f in fifo zero folder; do
     check "golden-$f" "tbgold-$f.json: /golden: $f: cannot open: $bad" \
         test "tbgold-$f.json"
 done
+# Files read whole are limited to 1 GiB, checked by size before reading: a sparse file
+# one byte larger is refused at once, as platform, workload, testbench and golden.
+if truncate -s 1073741825 big.json; then
+    big="cannot open: too large (1073741825 bytes; the limit is 1073741824)"
+    printf '{"platform": {"gpus": 1}, "observe": [], "golden": "big.json"}\n' \
+        >tbgold-big.json
+    check "platform-too-large" "big.json: $big" validate big.json
+    check "workload-too-large" "big.json: $big" run ok.json --workload big.json
+    check "testbench-too-large" "big.json: $big" test big.json
+    check "golden-too-large" "tbgold-big.json: /golden: big.json: $big" test tbgold-big.json
+else
+    echo "SKIP too large files: truncate unavailable here"
+fi
 limited() {
     (ulimit -v 250000 2>/dev/null && "$@")
 }
