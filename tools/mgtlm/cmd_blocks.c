@@ -170,8 +170,10 @@ int cmd_blocks(Registry *r, int argc, char **argv)
     }
     const BlockType *t = registry_find(r, argv[1]);
     if (!t) {
-        fprintf(stderr, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)\n",
-                argv[1]);
+        SimError err;
+        sim_error_set(&err, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)",
+                      argv[1]);
+        fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
     printf("%s: %s\n", t->name, t->doc ? t->doc : "");
