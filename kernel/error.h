@@ -13,12 +13,14 @@ typedef struct SimError {
     char msg[SIM_ERROR_MAX];
 } SimError;
 
-/* Writes a printf-style message into err (err may be NULL). Always returns false so
+/* Writes a printf-style message into err (err may be NULL), control characters
+ * escaped (\n, \t, \r, \xHH) so that it stays one line. Always returns false so
  * that `return sim_error_set(err, ...);` works in bool functions. */
 bool sim_error_set(SimError *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Prepends "prefix: " to an existing message (used to add file names). */
+/* Prepends "prefix: " to an existing message (used to add file names), control
+ * characters of the prefix escaped as by sim_error_set. */
 bool sim_error_prefix(SimError *err, const char *prefix);
 
 #endif

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "hw/lib/amo.h"
+#include "kernel/input_file.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
 #include "kernel/xalloc.h"
@@ -28,9 +29,10 @@ bool cu_trace_open(CuTrace *tr, const char *path, SimTime clock, uint64_t addr_l
                    uint64_t line, SimError *err)
 {
     memset(tr, 0, sizeof *tr);
-    tr->f = fopen(path, "r");
+    SimError why;
+    tr->f = input_file_open(path, INPUT_FILE_STREAM_MAX, &why);
     if (!tr->f) {
-        return sim_error_set(err, "%s: cannot open trace: %s", path, strerror(errno));
+        return sim_error_set(err, "%s: cannot open trace: %s", path, why.msg);
     }
     tr->path = xmalloc(strlen(path) + 1);
     memcpy(tr->path, path, strlen(path) + 1);
@@ -328,11 +330,7 @@ int cu_trace_next(CuTrace *tr, CuTraceRec *rec, SimError *err)
         errno = 0;
         ssize_t n = getline(&tr->buf, &tr->bufcap, tr->f);
         if (n < 0) {
-            if (ferror(tr->f)) {
-                sim_error_set(err, "%s: read error: %s", tr->path, strerror(errno));
-                return -1;
-            }
-            return 0;
+            return input_file_at_end(tr->f, tr->path, err) ? 0 : -1;
         }
         tr->lineno++;
         if (strspn(tr->buf, " \t\r\n") == (size_t)n) {

@@ -1,24 +1,29 @@
 /* Strict JSON file reader: the whole file is read into memory, a file holding only
  * white space is reported as empty, and jansson parses it with duplicate keys
- * rejected; parse errors are reported as "file:line:column: text". */
+ * rejected; parse errors are reported as "file:line:column: text". The file is opened
+ * by input_file_open (a regular file of at most 1 GiB). */
 #include "json_file.h"
 
-#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads the whole file; *len gets its size. NULL on failure (err written). */
+#include "kernel/input_file.h"
+
+/* Reads the whole file (a regular file of at most INPUT_FILE_WHOLE_MAX bytes, also
+ * while it is read); *len gets its size. NULL on failure (err written). */
 static char *json_file_read(const char *path, size_t *len, SimError *err)
 {
-    FILE *f = fopen(path, "rb");
+    SimError why;
+    FILE *f = input_file_open(path, INPUT_FILE_WHOLE_MAX, &why);
     if (!f) {
-        sim_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        sim_error_set(err, "%s: cannot open: %s", path, why.msg);
         return NULL;
     }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    while (buf) {
+    while (buf && n <= INPUT_FILE_WHOLE_MAX) {
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) {
             break;
@@ -32,14 +37,17 @@ static char *json_file_read(const char *path, size_t *len, SimError *err)
         buf = bigger;
         cap *= 2;
     }
-    int failed = ferror(f) ? errno : 0;
+    bool ok = buf && (n > INPUT_FILE_WHOLE_MAX || input_file_at_end(f, path, err));
     fclose(f);
     if (!buf) {
         sim_error_set(err, "%s: cannot read: out of memory", path);
         return NULL;
     }
-    if (failed) {
-        sim_error_set(err, "%s: cannot read: %s", path, strerror(failed));
+    if (ok && n > INPUT_FILE_WHOLE_MAX) {
+        ok = sim_error_set(err, "%s: cannot read: grew beyond %" PRIu64 " bytes", path,
+                           INPUT_FILE_WHOLE_MAX);
+    }
+    if (!ok) {
         free(buf);
         return NULL;
     }

@@ -184,8 +184,9 @@ int cmd_blocks(Registry *r, int argc, char **argv)
     }
     const BlockType *t = registry_find(r, operands[0]);
     if (!t) {
-        fprintf(stderr, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)\n",
-                operands[0]);
+        sim_error_set(&err, "mgtlm blocks: unknown block type \"%s\" (see mgtlm blocks)",
+                      operands[0]);
+        fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
     printf("%s: %s\n", t->name, t->doc ? t->doc : "");

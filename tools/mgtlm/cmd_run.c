@@ -219,8 +219,13 @@ int cmd_run(Registry *r, int argc, char **argv)
         fprintf(stderr, "mgtlm run: --until %s: %s\n", a.until_arg, err.msg);
         goto out;
     }
-    json_object_update(sets, cli_sets);
-    if (!platform_load(r, a.platform, sets, &desc, &err)) {
+    const PlatformLoadArgs load = {.registry = r,
+                                   .path = a.platform,
+                                   .sets = sets,
+                                   .sets_file = a.workload,
+                                   .sets_pointer = "/set",
+                                   .cli_sets = cli_sets};
+    if (!platform_load_args(&load, &desc, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }

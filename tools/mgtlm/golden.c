@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kernel/input_file.h"
 #include "kernel/json_util.h"
 #include "kernel/trace/trace.h"
 #include "kernel/txn.h"
@@ -301,20 +302,20 @@ static bool golden_read(FILE *f, const TxnCmdDecl *const *cmds, Golden *g, SimEr
             ok = sim_error_set(err, "%s: out of memory", g->path);
         }
     }
+    int why = errno;
     free(line);
-    if (ok && ferror(f)) {
-        ok = sim_error_set(err, "%s: cannot read: %s", g->path, strerror(errno));
-    }
-    return ok;
+    errno = why;
+    return ok && input_file_at_end(f, g->path, err);
 }
 
 bool golden_load(const char *path, const TxnCmdDecl *const *cmds, Golden *out,
                  SimError *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "r");
+    SimError why;
+    FILE *f = input_file_open(path, INPUT_FILE_WHOLE_MAX, &why);
     if (!f) {
-        return sim_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return sim_error_set(err, "%s: cannot open: %s", path, why.msg);
     }
     out->path = strdup(path);
     out->records = json_array();

@@ -24,7 +24,8 @@ typedef struct SetMatch {
     const json_t *g, *o;
     size_t ng, no;
     size_t *g_to_o, *o_to_g;
-    unsigned char *seen;
+    size_t *skip; /* next observed index not yet passed over (see below) */
+    size_t *stack_g, *stack_o, *stack_pick; /* augment's explicit stack */
 } SetMatch;
 
 static bool compatible(const SetMatch *m, size_t gi, size_t oi)
@@ -32,21 +33,69 @@ static bool compatible(const SetMatch *m, size_t gi, size_t oi)
     return golden_record_match(json_array_get(m->g, gi), json_array_get(m->o, oi), false);
 }
 
-/* Kuhn's augmenting path from golden record gi. */
-static bool augment(SetMatch *m, size_t gi)
+/* The first observed index >= oi not passed over: skip[i] == i marks a live index,
+ * a passed-over one points further on (path-compressed, so a long run of taken or
+ * visited records is crossed in near-constant time); m->no when none is left. */
+static size_t next_live(SetMatch *m, size_t oi)
 {
-    for (size_t oi = 0; oi < m->no; oi++) {
-        if (m->seen[oi] || !compatible(m, gi, oi)) {
+    size_t root = oi;
+    while (m->skip[root] != root) {
+        root = m->skip[root];
+    }
+    while (m->skip[oi] != root) {
+        size_t next = m->skip[oi];
+        m->skip[oi] = root;
+        oi = next;
+    }
+    return root;
+}
+
+/* The first live observed record from oi on that golden record gi accepts. */
+static size_t next_compatible(SetMatch *m, size_t gi, size_t oi)
+{
+    oi = next_live(m, oi);
+    while (oi < m->no && !compatible(m, gi, oi)) {
+        oi = next_live(m, oi + 1);
+    }
+    return oi;
+}
+
+/* Kuhn's augmenting path from golden record root, with an explicit stack instead of
+ * recursion: a path can be as long as the vector (a recursion per record overflowed
+ * the C stack at 200,000 records). Level d tries golden stack_g[d] against observed
+ * records from stack_o[d] on; an observed record is visited at most once per search
+ * (skip marks it), so the stack never holds more than no + 1 levels. */
+static bool augment(SetMatch *m, size_t root)
+{
+    for (size_t oi = 0; oi <= m->no; oi++) {
+        m->skip[oi] = oi;
+    }
+    size_t depth = 0;
+    m->stack_g[0] = root;
+    m->stack_o[0] = 0;
+    for (;;) {
+        size_t oi = next_compatible(m, m->stack_g[depth], m->stack_o[depth]);
+        if (oi == m->no) {
+            if (depth == 0) {
+                return false;
+            }
+            depth--;
             continue;
         }
-        m->seen[oi] = 1;
-        if (m->o_to_g[oi] == NONE || augment(m, m->o_to_g[oi])) {
-            m->o_to_g[oi] = gi;
-            m->g_to_o[gi] = oi;
+        m->skip[oi] = oi + 1;
+        m->stack_pick[depth] = oi;
+        m->stack_o[depth] = oi + 1;
+        if (m->o_to_g[oi] == NONE) {
+            for (size_t d = depth + 1; d-- > 0;) {
+                m->o_to_g[m->stack_pick[d]] = m->stack_g[d];
+                m->g_to_o[m->stack_g[d]] = m->stack_pick[d];
+            }
             return true;
         }
+        depth++;
+        m->stack_g[depth] = m->o_to_g[oi];
+        m->stack_o[depth] = 0;
     }
-    return false;
 }
 
 static size_t count_diffs(const json_t *golden, const json_t *observed)
@@ -95,21 +144,27 @@ static GoldenResult compare_set(const Golden *g, const json_t *observed)
                   .no = json_array_size(observed)};
     m.g_to_o = xrealloc_array(NULL, m.ng + 1, sizeof *m.g_to_o);
     m.o_to_g = xrealloc_array(NULL, m.no + 1, sizeof *m.o_to_g);
-    m.seen = xmalloc(m.no + 1);
+    m.skip = xrealloc_array(NULL, m.no + 1, sizeof *m.skip);
+    m.stack_g = xrealloc_array(NULL, m.no + 1, sizeof *m.stack_g);
+    m.stack_o = xrealloc_array(NULL, m.no + 1, sizeof *m.stack_o);
+    m.stack_pick = xrealloc_array(NULL, m.no + 1, sizeof *m.stack_pick);
     GoldenResult r = {.golden_index = NONE, .observed_index = NONE};
     memset(m.g_to_o, 0xff, (m.ng + 1) * sizeof *m.g_to_o);
     memset(m.o_to_g, 0xff, (m.no + 1) * sizeof *m.o_to_g);
+    /* greedy first pass: skip passes over the observed records already taken */
+    for (size_t oi = 0; oi <= m.no; oi++) {
+        m.skip[oi] = oi;
+    }
     for (size_t gi = 0; gi < m.ng; gi++) {
-        for (size_t oi = 0; oi < m.no && m.g_to_o[gi] == NONE; oi++) {
-            if (m.o_to_g[oi] == NONE && compatible(&m, gi, oi)) {
-                m.g_to_o[gi] = oi;
-                m.o_to_g[oi] = gi;
-            }
+        size_t oi = next_compatible(&m, gi, 0);
+        if (oi < m.no) {
+            m.g_to_o[gi] = oi;
+            m.o_to_g[oi] = gi;
+            m.skip[oi] = oi + 1;
         }
     }
     for (size_t gi = 0; gi < m.ng; gi++) {
         if (m.g_to_o[gi] == NONE) {
-            memset(m.seen, 0, m.no + 1);
             augment(&m, gi);
         }
     }
@@ -122,7 +177,10 @@ static GoldenResult compare_set(const Golden *g, const json_t *observed)
     }
     free(m.g_to_o);
     free(m.o_to_g);
-    free(m.seen);
+    free(m.skip);
+    free(m.stack_g);
+    free(m.stack_o);
+    free(m.stack_pick);
     return r;
 }
 

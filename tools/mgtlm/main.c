@@ -66,6 +66,8 @@ int main(int argc, char **argv)
             return main_dispatch(&commands[i], argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "mgtlm: unknown command '%s' (try mgtlm --help)\n", argv[1]);
+    SimError err;
+    sim_error_set(&err, "mgtlm: unknown command '%s' (try mgtlm --help)", argv[1]);
+    fprintf(stderr, "%s\n", err.msg);
     return 2;
 }

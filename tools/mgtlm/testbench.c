@@ -1,6 +1,9 @@
 /* Running a testbench: build the platform described by tb_load, load the drivers'
  * stimulus, attach the collector (and the log), reset, run until `until` or idle,
- * then judge: the drivers' response checks and the golden comparison. Output per
+ * then judge: the drivers' response checks, the model-error counters and the golden
+ * comparison. A model-error counter (StatDef.is_error) that is not zero fails the
+ * testbench unless `expect_errors` lists it; a listed counter must end at exactly its
+ * listed value (any counter may be listed). Output per
  * testbench: "PASS <name>", or "FAIL <name>" followed by indented reasons and the
  * first differing records side by side (golden_print_diff). */
 #include "testbench.h"
@@ -39,7 +42,7 @@ static bool tb_build(Tb *tb, SimError *err)
             return false;
         }
     }
-    return true;
+    return tb_check_expected(tb, err);
 }
 
 /* Runs the testbench; false on bad input (observe patterns, log). */
@@ -62,10 +65,31 @@ static bool tb_run(Tb *tb, const CliLog *log, const char *log_subdir, SimError *
     return cli_log_close(l, err);
 }
 
+/* At most this many reasons are printed under a FAIL. */
+#define TB_REASONS 6
+
+/* What tb_unexpected_error needs: the expected counters and the reasons so far. */
+typedef struct TbErrors {
+    json_t *expected;
+    char (*reasons)[SIM_ERROR_MAX];
+    size_t *n;
+} TbErrors;
+
+/* stats_errors callback: a nonzero model-error counter that expect_errors does not
+ * list becomes a reason. */
+static void tb_unexpected_error(const char *name, uint64_t v, void *ctx)
+{
+    TbErrors *te = ctx;
+    if (!json_object_get(te->expected, name) && *te->n < TB_REASONS) {
+        snprintf(te->reasons[(*te->n)++], SIM_ERROR_MAX, "model error: %s = %llu", name,
+                 (unsigned long long)v);
+    }
+}
+
 /* Prints the verdict; returns TB_PASS or TB_FAIL. */
 static TbStatus tb_judge(Tb *tb, FILE *out)
 {
-    char reasons[4][SIM_ERROR_MAX];
+    char reasons[TB_REASONS][SIM_ERROR_MAX];
     size_t nreasons = 0;
     json_t *e;
     const char *name;
@@ -79,6 +103,19 @@ static TbStatus tb_judge(Tb *tb, FILE *out)
     }
     if (tb->col.oom) {
         snprintf(reasons[nreasons++], SIM_ERROR_MAX, "out of memory collecting records");
+    }
+    TbErrors te = {.expected = json_object_get(tb->doc, "expect_errors"),
+                   .reasons = reasons,
+                   .n = &nreasons};
+    stats_errors(tb->p->stats, tb_unexpected_error, &te);
+    json_t *want;
+    json_object_foreach(te.expected, name, want) {
+        uint64_t got = *stats_find_counter(tb->p->stats, name);
+        if (got != (uint64_t)json_integer_value(want) && nreasons < TB_REASONS) {
+            snprintf(reasons[nreasons++], SIM_ERROR_MAX,
+                     "%s = %llu, expect_errors says %lld", name, (unsigned long long)got,
+                     (long long)json_integer_value(want));
+        }
     }
     GoldenResult r = golden_compare(&tb->golden, tb->col.records, tb->mode);
     if (r.match && nreasons == 0) {

@@ -17,9 +17,9 @@
 #include "kernel/units.h"
 #include "testbench_priv.h"
 
-static const char *const tb_keys[] = {"name",  "doc",   "platform", "set",
-                                      "drive", "sinks", "observe",  "golden",
-                                      "match", "until", NULL};
+static const char *const tb_keys[] = {"name",  "doc",   "platform",      "set",
+                                      "drive", "sinks", "observe",       "golden",
+                                      "match", "until", "expect_errors", NULL};
 static const char *const drive_keys[] = {"port", "latency", "params", "stimulus", NULL};
 static const char *const sink_keys[] = {"port", "latency", "params", NULL};
 
@@ -145,7 +145,7 @@ static bool tb_read_platform(Tb *tb, SimError *err)
         .registry = tb->registry,
         .path = file ? file : tb->path,
         .inline_doc = json_is_object(plat) ? plat : NULL,
-        .inline_pointer = "/platform",
+        .inline_pointer = json_is_object(plat) ? "/platform" : NULL,
         .sets = set,
         .sets_file = tb->path,
         .sets_pointer = "/set",
@@ -271,6 +271,49 @@ static bool tb_read_until(Tb *tb, SimError *err)
     return true;
 }
 
+/* `expect_errors`: an object of counter names and the value each must end at. The
+ * names are checked against the built platform (tb_check_expected). */
+static bool tb_read_expected(Tb *tb, SimError *err)
+{
+    json_t *exp = json_object_get(tb->doc, "expect_errors"), *v;
+    const char *name;
+    if (exp && !json_is_object(exp)) {
+        return tb_fail(tb, "/expect_errors", err, "expected an object, got %s",
+                       json_kind(exp));
+    }
+    json_object_foreach(exp, name, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0) {
+            char at[512] = "";
+            json_pointer_push(json_pointer_push(at, sizeof at, "expect_errors"),
+                              sizeof at, name);
+            if (json_is_integer(v)) {
+                return tb_fail(tb, at, err,
+                               "expected a counter value (an integer >= 0), got %lld",
+                               (long long)json_integer_value(v));
+            }
+            return tb_fail(tb, at, err,
+                           "expected a counter value (an integer >= 0), got %s",
+                           json_kind(v));
+        }
+    }
+    return true;
+}
+
+bool tb_check_expected(const Tb *tb, SimError *err)
+{
+    json_t *v;
+    const char *name;
+    json_object_foreach(json_object_get(tb->doc, "expect_errors"), name, v) {
+        if (!stats_find_counter(tb->p->stats, name)) {
+            char at[512] = "";
+            json_pointer_push(json_pointer_push(at, sizeof at, "expect_errors"),
+                              sizeof at, name);
+            return tb_fail(tb, at, err, "no counter %s in the platform", name);
+        }
+    }
+    return true;
+}
+
 bool tb_load(Tb *tb, SimError *err)
 {
     tb->doc = json_file_load(tb->path, err);
@@ -285,5 +328,6 @@ bool tb_load(Tb *tb, SimError *err)
            tb_add_instances(tb, "drive", "driver", drive_keys, err) &&
            tb_add_instances(tb, "sinks", "sink", sink_keys, err) &&
            tb_add_wires(tb, "drive", "out", err) &&
-           tb_add_wires(tb, "sinks", "in", err) && tb_read_until(tb, err);
+           tb_add_wires(tb, "sinks", "in", err) && tb_read_until(tb, err) &&
+           tb_read_expected(tb, err);
 }

@@ -36,4 +36,8 @@ bool tb_fail(const Tb *tb, const char *pointer, SimError *err, const char *fmt, 
  * and their wires to tb->desc and parses `until`. */
 bool tb_load(Tb *tb, SimError *err);
 
+/* Checks that every name of `expect_errors` is a counter of the built platform tb->p
+ * (bad input otherwise). */
+bool tb_check_expected(const Tb *tb, SimError *err);
+
 #endif

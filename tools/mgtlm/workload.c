@@ -3,19 +3,15 @@
 
 #include <string.h>
 
+#include "kernel/platform/json_file.h"
 #include "kernel/units.h"
 
 bool workload_load(const char *path, json_t *sets, SimTime *until, bool *has_until,
                    SimError *err)
 {
-    json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = json_file_load(path, err);
     if (!root) {
-        if (jerr.line <= 0) {
-            return sim_error_set(err, "%s: %s", path, jerr.text);
-        }
-        return sim_error_set(err, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-                             jerr.text);
+        return false;
     }
     bool ok = true;
     if (!json_is_object(root)) {
