@@ -9,11 +9,14 @@
 #     examples/probe/vectors/README.md);
 #   - `mgtlm run`, `mgtlm serve` and the embed program run gpu4-probe.json with it,
 #     and its statistics match the hand-derived numbers (probe_stats.py).
-# usage: example.sh MGTLM BUILD_DIR PYTHON3   (from the source root)
+# usage: example.sh MGTLM BUILD_DIR PYTHON3 SANITIZE   (from the source root)
+# SANITIZE is the build's b_sanitize: the examples are built with the same one, since
+# a program linking a sanitized libmgtlm must carry the sanitizer runtime itself.
 set -u
 mgtlm=$1
 build=$2
 python3=$3
+sanitize=$4
 here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,7 +40,7 @@ export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/dest"
 step "pkg-config --cflags --libs mgtlm names the installed tree" \
     sh -c "pkg-config --cflags --libs mgtlm | grep -q -- '-I$tmp/dest/.*/include/mgtlm'"
 step "examples configured with the installed mgtlm" \
-    meson setup "$tmp/ex" examples
+    meson setup -Db_sanitize="$sanitize" "$tmp/ex" examples
 step "examples built" meson compile -C "$tmp/ex"
 step "examples compiled against the installed headers, not the source tree" \
     sh -c "grep -q -- '-I$tmp/dest/' '$tmp/ex/compile_commands.json' &&
