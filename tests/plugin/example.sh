@@ -8,7 +8,8 @@
 #   - `mgtlm test` passes its testbenches (golden vectors derived by hand,
 #     examples/probe/vectors/README.md);
 #   - `mgtlm run`, `mgtlm serve` and the embed program run gpu4-probe.json with it,
-#     and its statistics match the hand-derived numbers (probe_stats.py).
+#     and its statistics and port logs match the hand-derived numbers
+#     (probe_stats.py).
 # usage: example.sh MGTLM BUILD_DIR PYTHON3 SANITIZE   (from the source root)
 # SANITIZE is the build's b_sanitize: the examples are built with the same one, since
 # a program linking a sanitized libmgtlm must carry the sanitizer runtime itself.
@@ -58,6 +59,10 @@ step "mgtlm test passes the probe testbenches" \
 step "mgtlm run gpu4-probe.json" \
     "$mgtlm" run examples/probe/gpu4-probe.json --plugin "$probe" --stats "$tmp/run.json"
 step "mgtlm run statistics" "$python3" "$here/probe_stats.py" file "$tmp/run.json"
+step "mgtlm run logs the probes' ports" \
+    "$mgtlm" run examples/probe/gpu4-probe.json --plugin "$probe" --log-dir "$tmp/logs" \
+    --log-ports '*.probe.up'
+step "probe port logs" "$python3" "$here/probe_stats.py" logs "$tmp/logs"
 step "mgtlm serve statistics" \
     "$python3" "$here/probe_stats.py" serve "$mgtlm" "$probe" examples/probe/gpu4-probe.json
 step "embed runs gpu4-probe.json" \

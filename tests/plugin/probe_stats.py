@@ -9,9 +9,14 @@ CU and a 5 ns probe between each crossbar and its memory):
   at the probe's up to the response's arrival at its down) is 5 ns + 100 ns + 4 ps
   = 105004 ps: min and max.
 
+The same count holds for the JSONL logs of the four probes' up ports: 3200 requests
+arrive ("recv") and 3200 responses leave ("send").
+
 usage: probe_stats.py file STATS.json      (the JSON of mgtlm run --stats, or the
                                              output of examples/embed after its
                                              first line)
+       probe_stats.py logs DIR                  (mgtlm run --log-dir DIR
+                                             --log-ports '*.probe.up')
        probe_stats.py serve MGTLM PROBE.so PLATFORM   (mgtlm serve with the plug-in,
                                              run until idle, GET /api/stats)
 Prints what it checked; exit status 0 only if every check held."""
@@ -59,10 +64,32 @@ def check(doc, what):
     return ok
 
 
+def check_logs(folder):
+    counts = {"recv": 0, "send": 0}
+    files = sorted(os.listdir(folder))
+    for name in files:
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if rec["port"] + ".jsonl" == name and rec["ev"] in counts:
+                    counts[rec["ev"]] += 1
+    checks = [
+        (files == ["gpu%d.probe.up.jsonl" % g for g in range(4)],
+         "one log per probe up port: %s" % files),
+        (counts["recv"] == 3200, "3200 requests arrive at up, got %d" % counts["recv"]),
+        (counts["send"] == 3200, "3200 responses leave up, got %d" % counts["send"]),
+    ]
+    for good, text in checks:
+        print("%s logs: %s" % ("PASS" if good else "FAIL", text))
+    return all(good for good, _ in checks)
+
+
 def main():
     if sys.argv[1] == "file":
         with open(sys.argv[2], encoding="utf-8") as f:
             return check(json.load(f), sys.argv[2])
+    if sys.argv[1] == "logs":
+        return check_logs(sys.argv[2])
     from serve_util import Server
     mgtlm, probe, platform = sys.argv[2:5]
     srv = Server(mgtlm, ["--plugin", probe, platform])
