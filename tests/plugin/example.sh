@@ -3,6 +3,7 @@
 # installed into a temporary DESTDIR, pkg-config finds mgtlm.pc there
 # (PKG_CONFIG_SYSROOT_DIR maps its paths into DESTDIR), the examples project is
 # configured and built with it, and then:
+#   - every installed header compiles on its own from the installed tree;
 #   - the probe plug-in is listed by `mgtlm blocks` and described by `mgtlm blocks
 #     probe`;
 #   - `mgtlm test` passes its testbenches (golden vectors derived by hand,
@@ -40,6 +41,17 @@ pc=$(find "$tmp/dest" -name mgtlm.pc)
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/dest"
 step "pkg-config --cflags --libs mgtlm names the installed tree" \
     sh -c "pkg-config --cflags --libs mgtlm | grep -q -- '-I$tmp/dest/.*/include/mgtlm'"
+# every installed header compiles on its own with the installed tree alone: none
+# includes a header that is not installed
+headers_alone() {
+    inc=$(find "$tmp/dest" -type d -path '*/include/mgtlm')
+    for h in $(cd "$inc" && find . -name '*.h' | sort); do
+        printf '#include "%s"\n' "${h#./}" >"$tmp/alone.c"
+        cc -std=c11 -fsyntax-only -Werror $(pkg-config --cflags mgtlm) "$tmp/alone.c" ||
+            { echo "installed header $h does not compile alone"; return 1; }
+    done
+}
+step "every installed header compiles alone" headers_alone
 step "examples configured with the installed mgtlm" \
     meson setup -Db_sanitize="$sanitize" "$tmp/ex" examples
 step "examples built" meson compile -C "$tmp/ex"
