@@ -1,11 +1,15 @@
 /* The registry: three growing arrays of borrowed pointers (block types, topology
  * generators, declared commands), searched linearly by name; registration order is
- * kept. The command array always ends with a NULL (the form txn_cmd_parse takes). */
+ * kept. The command array always ends with a NULL (the form txn_cmd_parse takes).
+ * A fourth array holds the dlopen handles of the plug-ins loaded into it, closed in
+ * reverse order by registry_free. */
 #include "registry.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry_priv.h"
 #include "xalloc.h"
 
 struct Registry {
@@ -15,6 +19,8 @@ struct Registry {
     size_t ntopos, topos_cap;
     const TxnCmdDecl **cmds;
     size_t ncmds, cmds_cap;
+    void **plugins;
+    size_t nplugins, plugins_cap;
 };
 
 static const TxnCmdDecl *const registry_no_cmds[] = {NULL};
@@ -30,6 +36,10 @@ void registry_free(Registry *r)
         free(r->types);
         free(r->topos);
         free(r->cmds);
+        for (size_t i = r->nplugins; i > 0; i--) {
+            dlclose(r->plugins[i - 1]);
+        }
+        free(r->plugins);
         free(r);
     }
 }
@@ -42,6 +52,13 @@ bool registry_add(Registry *r, const BlockType *t, SimError *err)
     r->types = xgrow(r->types, &r->types_cap, r->ntypes + 1, sizeof *r->types, 32);
     r->types[r->ntypes++] = t;
     return true;
+}
+
+void registry_keep_plugin(Registry *r, void *handle)
+{
+    r->plugins =
+        xgrow(r->plugins, &r->plugins_cap, r->nplugins + 1, sizeof *r->plugins, 4);
+    r->plugins[r->nplugins++] = handle;
 }
 
 bool registry_add_topology(Registry *r, const TopologyType *t, SimError *err)

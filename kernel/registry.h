@@ -19,6 +19,8 @@ typedef struct Registry Registry;
 
 /* A new, empty registry (owned by the caller, free with registry_free), NULL on OOM. */
 Registry *registry_new(void);
+/* Frees r and closes the plug-ins loaded into it (plugin.h): call it after every
+ * platform built with r is freed. */
 void registry_free(Registry *r);
 
 /* Adds a block type (borrowed: it must outlive the registry and every platform built
