@@ -1,12 +1,14 @@
 /* `mgtlm run PLATFORM [options]`: load and build a platform, run it until it is idle
- * (or --until), write logs and stats, print a summary. Exit 0, 1 on a model error
- * (a nonzero counter its stat table marks is_error, e.g. data_errors: a read that
- * returned wrong data), 2 on bad input.
- * On a terminal, a progress line (simulated time, events/s) is refreshed on stderr. */
+ * (or --until, or a SIGINT/SIGTERM), write logs and stats, print a summary.
+ * Exit 0; 1 on a model error (a nonzero counter its stat table marks is_error, e.g.
+ * data_errors: a read that returned wrong data); 2 on bad input; 128 + the signal
+ * (130 SIGINT, 143 SIGTERM) for a run a signal ended, after its stats and logs were
+ * written as at a normal end. SIGUSR1 writes the stats files (or, without any, prints
+ * the summary) and the run goes on. A progress line goes to stderr (run_progress.h)
+ * unless --quiet. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli_log.h"
@@ -14,6 +16,9 @@
 #include "commands.h"
 #include "kernel/platform/platform.h"
 #include "kernel/units.h"
+#include "run_progress.h"
+#include "run_signal.h"
+#include "run_stats.h"
 #include "summary.h"
 #include "workload.h"
 
@@ -26,8 +31,9 @@ typedef struct RunArgs {
     const char *stats;
     const char *stats_csv;
     const char *until_arg;
+    const char *progress_arg;
     bool quiet;
-    json_t *sets;
+    bool all;
 } RunArgs;
 
 static void run_usage(FILE *f)
@@ -37,14 +43,12 @@ static void run_usage(FILE *f)
         "usage: mgtlm run PLATFORM [--workload W] [--until T] [--set inst.param=v]...\n"
         "                [--log-dir D] [--log-ports GLOB]... [--log-format "
         "jsonl|perfetto|vcd]\n"
-        "                [--stats F.json] [--stats-csv F.csv] [--quiet]\n");
-}
-
-static double run_wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+        "                [--stats F.json] [--stats-csv F.csv] [--quiet] [--all]\n"
+        "                [--progress SECONDS]\n"
+        "  --all        the summary also lists the statistics that stayed zero\n"
+        "  --progress S a progress line every S host seconds (default 0.5 on a "
+        "terminal,\n"
+        "               10 otherwise; 0 = none)\n");
 }
 
 /* Fills a from argv; on a usage error prints one line and returns false. */
@@ -69,6 +73,9 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
         } else if (strcmp(arg, "--quiet") == 0) {
             a->quiet = true;
             takes = false;
+        } else if (strcmp(arg, "--all") == 0) {
+            a->all = true;
+            takes = false;
         } else if (arg[0] != '-') {
             if (a->platform) {
                 fprintf(stderr, "mgtlm run: unexpected argument '%s'\n", arg);
@@ -87,6 +94,8 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
             a->stats = val;
         } else if (strcmp(arg, "--stats-csv") == 0) {
             a->stats_csv = val;
+        } else if (strcmp(arg, "--progress") == 0) {
+            a->progress_arg = val;
         } else if (strcmp(arg, "--set") == 0) {
             if (!cli_set_add(cli_sets, val, &err)) {
                 fprintf(stderr, "mgtlm run: %s\n", err.msg);
@@ -112,37 +121,85 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets)
     return true;
 }
 
-/* Runs to `until` in slices, refreshing a progress line on a terminal. */
-static void run_loop(Sim *sim, SimTime until, bool progress)
+/* The progress interval in host seconds: --progress, else by where stderr goes. */
+static bool run_progress_interval(const RunArgs *a, double *interval)
 {
-    double start = run_wall_seconds(), last = start;
+    if (a->quiet) {
+        *interval = 0;
+        return true;
+    }
+    if (!a->progress_arg) {
+        *interval = isatty(2) ? 0.5 : 10.0;
+        return true;
+    }
+    char *end;
+    *interval = strtod(a->progress_arg, &end);
+    if (end == a->progress_arg || *end || !(*interval >= 0 && *interval <= 1e6)) {
+        fprintf(stderr, "mgtlm run: --progress %s: expected seconds from 0 to 1e6\n",
+                a->progress_arg);
+        return false;
+    }
+    return true;
+}
+
+/* SIGUSR1: the stats files now, or the summary without any; the run goes on. */
+static void run_dump_now(const RunArgs *a, Platform *p, RunMeta *m, double t0)
+{
+    platform_finish_stats(p);
+    m->stop = "running";
+    m->wall_s = run_progress_clock() - t0;
+    SimError err;
+    if (!a->stats && !a->stats_csv) {
+        summary_print(stdout, p, sim_now(p->sim), a->all);
+        fflush(stdout);
+    } else if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+    } else {
+        fprintf(stderr, "mgtlm run: stats written at t = %.3f us\n",
+                (double)sim_now(p->sim) / (double)SIM_US);
+    }
+}
+
+/* Runs in slices until idle, the limit or a stopping signal; sets m->stop and
+ * m->signal and answers SIGUSR1 on the way. */
+static void run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr)
+{
+    Sim *sim = p->sim;
+    SimTime until = m->until;
     for (;;) {
         SimTime next = sim_next_time(sim);
         if (next == SIM_TIME_MAX || next > until) {
+            m->stop = next == SIM_TIME_MAX ? "idle" : "until";
             break;
         }
         SimTime slice_end = next > until - RUN_SLICE ? until : next + RUN_SLICE;
         sim_run(sim, slice_end);
-        double now = run_wall_seconds();
-        if (progress && now - last > 0.5) {
-            last = now;
-            fprintf(stderr, "\r  t = %.3f us, %llu events, %.2f M events/s   ",
-                    (double)sim_now(sim) / (double)SIM_US,
-                    (unsigned long long)sim_events_executed(sim),
-                    (double)sim_events_executed(sim) / (now - start) / 1e6);
+        if (run_signal_flag) {
+            int stop;
+            bool dump;
+            run_signal_take(&stop, &dump);
+            if (stop) {
+                m->stop = "signal";
+                m->signal = stop;
+                break;
+            }
+            if (dump) {
+                run_dump_now(a, p, m, pr->start);
+            }
         }
+        run_progress_tick(pr, sim, run_progress_clock());
     }
-    if (progress && last != start) {
-        fputc('\n', stderr);
-    }
+    run_progress_end(pr);
 }
 
-static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
+static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
+                          double interval)
 {
     SimError err;
-    const char *name = desc->name ? desc->name : a->platform;
-    char *pname = strdup(name);
-    uint32_t gpus = desc->info.gpus;
+    char *pname = strdup(desc->name ? desc->name : a->platform);
+    m->platform_name = pname;
+    m->gpus = desc->info.gpus;
+    m->seed = desc->info.seed;
     Sim *sim = sim_new();
     Platform *p = platform_build(desc, sim, &err);
     if (!p) {
@@ -160,33 +217,39 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
         return 2;
     }
     int status = 0;
-    double t0 = run_wall_seconds();
+    RunProgress pr;
+    run_progress_init(&pr, stderr, interval, isatty(2), m->until, run_progress_clock());
+    sim_watch(sim, &run_signal_flag);
+    run_signal_install();
     platform_reset(p);
-    run_loop(sim, until, !a->quiet && isatty(2));
-    double wall = run_wall_seconds() - t0;
+    run_loop(a, p, m, &pr);
+    m->wall_s = run_progress_clock() - pr.start;
     platform_finish_stats(p);
     if (!cli_log_close(log, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
-    if (a->stats && !stats_write_json(p->stats, a->stats, &err)) {
+    if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
-    if (a->stats_csv && !stats_write_csv(p->stats, a->stats_csv, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        status = 2;
-    }
+    run_signal_restore();
+    sim_watch(sim, NULL);
     if (!a->quiet) {
         uint64_t events = sim_events_executed(sim);
-        printf("mgtlm run: %s, %u GPUs, %zu instances\n", pname, gpus, p->nblocks);
-        printf("  simulated %.3f us, %llu events, %.3f s host (%.2f M events/s)\n",
-               (double)sim_now(sim) / (double)SIM_US, (unsigned long long)events, wall,
-               wall > 0 ? (double)events / wall / 1e6 : 0.0);
-        summary_print(stdout, p);
+        printf("mgtlm run: %s, %u GPUs, %zu instances, stopped: %s%s%s\n", pname, m->gpus,
+               p->nblocks, m->stop, m->signal ? " " : "",
+               m->signal ? run_signal_name(m->signal) : "");
+        printf("  %llu events, %.3f s host (%.2f M events/s)\n",
+               (unsigned long long)events, m->wall_s,
+               m->wall_s > 0 ? (double)events / m->wall_s / 1e6 : 0.0);
+        summary_print(stdout, p, sim_now(sim), a->all);
     }
     if (summary_report_errors(stderr, p) > 0 && status == 0) {
         status = 1;
+    }
+    if (m->signal && status != 2) {
+        status = 128 + m->signal;
     }
     platform_free(p);
     sim_free(sim);
@@ -200,10 +263,13 @@ int cmd_run(Registry *r, int argc, char **argv)
     cli_log_init(&a.log);
     json_t *cli_sets = json_object();
     json_t *sets = json_object();
+    json_t *workload_sets = NULL;
     int status = 2;
     SimError err;
     PlatformDesc desc;
-    if (!run_parse_args(argc, argv, &a, cli_sets)) {
+    double interval;
+    if (!run_parse_args(argc, argv, &a, cli_sets) ||
+        !run_progress_interval(&a, &interval)) {
         goto out;
     }
     SimTime until = SIM_TIME_MAX;
@@ -216,15 +282,22 @@ int cmd_run(Registry *r, int argc, char **argv)
         fprintf(stderr, "mgtlm run: --until %s: %s\n", a.until_arg, err.msg);
         goto out;
     }
+    workload_sets = json_deep_copy(sets);
     json_object_update(sets, cli_sets);
     if (!platform_load(r, a.platform, sets, &desc, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    status = run_simulation(&a, &desc, until);
+    RunMeta m = {.platform_file = a.platform,
+                 .workload = a.workload,
+                 .workload_sets = workload_sets,
+                 .cli_sets = cli_sets,
+                 .until = until};
+    status = run_simulation(&a, &desc, &m, interval);
 out:
     cli_log_free(&a.log);
     json_decref(cli_sets);
     json_decref(sets);
+    json_decref(workload_sets);
     return status;
 }
