@@ -6,7 +6,8 @@ from the stats file alone (docs/stats.md):
 - the summary: simulated time, remote read fraction, inter-GPU bytes, per-link GB/s
   and utilisation, read latency mean/p50/p99, each mechanism's figure, and every
   aggregated row (counters summed, times and gauges min/mean/max, histograms merged),
-  zero statistics hidden unless --all.
+  zero statistics hidden unless --all;
+- a run ended by --until says so and records the limit.
 usage: test_run_stats.py MGTLM SOURCE_ROOT"""
 import csv
 import json
@@ -275,6 +276,13 @@ def main():
             rows = check_rows(name + " --all", doc, every, True)
             check("cu.writes" in rows and rows["cu.writes"][1] == "0",
                   name + ": --all lists a zero counter")
+    until = os.path.join(tmp, "until.json")
+    done = subprocess.run([MGTLM, "run", "gpu4-baseline.json", "--quiet", "--until", "5us",
+                           "--stats", until], cwd=os.path.join(ROOT, "platforms"))
+    run = json.load(open(until))["run"]
+    check(done.returncode == 0 and run["stop"] == "until" and
+          run["until_ps"] == 5000000 and 0 < run["simulated_ps"] <= 5000000,
+          "--until 5us: stop reason and limit recorded %s" % run)
     finish()
 
 

@@ -172,7 +172,7 @@ static void run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr)
             m->stop = next == SIM_TIME_MAX ? "idle" : "until";
             break;
         }
-        SimTime slice_end = next > until - RUN_SLICE ? until : next + RUN_SLICE;
+        SimTime slice_end = until - next <= RUN_SLICE ? until : next + RUN_SLICE;
         sim_run(sim, slice_end);
         if (run_signal_flag) {
             int stop;
