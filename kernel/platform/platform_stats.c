@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/xalloc.h"
+
 /* The block that registered the stat called full, or NULL; *stat is its own name. */
 static const Block *platform_stats_owner(const Platform *p, const char *full,
                                          const char **stat)
@@ -164,10 +166,7 @@ static void platform_stats_meta_rows(FILE *f, const char *type, const char *key,
         json_t *m;
         json_object_foreach(v, k, m) {
             size_t len = strlen(key) + strlen(k) + 2;
-            char *sub = malloc(len);
-            if (!sub) {
-                continue;
-            }
+            char *sub = xmalloc(len);
             snprintf(sub, len, "%s%s%s", key, key[0] ? "." : "", k);
             platform_stats_meta_rows(f, type, sub, m);
             free(sub);

@@ -10,6 +10,7 @@
 
 #include "flat_print.h"
 #include "kernel/platform/platform_stats.h"
+#include "kernel/xalloc.h"
 #include "run_signal.h"
 #include "version.h"
 
@@ -51,10 +52,7 @@ static json_t *run_stats_host(const Platform *p, const RunMeta *m)
 static bool run_stats_platform(const Platform *p, const char *beside, SimError *err)
 {
     size_t len = strlen(beside) + sizeof ".platform.json";
-    char *path = malloc(len);
-    if (!path) {
-        return sim_error_set(err, "%s: out of memory", beside);
-    }
+    char *path = xmalloc(len);
     snprintf(path, len, "%s.platform.json", beside);
     FILE *f = fopen(path, "w");
     bool ok = f != NULL;

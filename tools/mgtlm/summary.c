@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/xalloc.h"
 #include "summary_agg.h"
 
 #define SUMMARY_LINKS 8
@@ -70,9 +71,9 @@ static int summary_link_cmp(const void *x, const void *y)
 /* One line per link direction pair: GB/s and utilisation, busiest first. */
 static void summary_links(FILE *f, const Platform *p, SimTime now, bool all)
 {
-    SummaryLink *links = calloc(p->nblocks ? p->nblocks : 1, sizeof *links);
+    SummaryLink *links = xcalloc(p->nblocks, sizeof *links);
     size_t n = 0;
-    for (size_t i = 0; links && i < p->nblocks; i++) {
+    for (size_t i = 0; i < p->nblocks; i++) {
         const Block *b = p->blocks[i];
         if (strcmp(b->type->name, "link") != 0) {
             continue;
@@ -262,11 +263,7 @@ static void summary_row(FILE *f, const SummaryAgg *a)
 void summary_print(FILE *f, const Platform *p, SimTime now, bool all)
 {
     SummaryAggs aggs;
-    if (!summary_agg_build(p, &aggs)) {
-        summary_agg_free(&aggs);
-        fprintf(f, "  (summary: out of memory)\n");
-        return;
-    }
+    summary_agg_build(p, &aggs);
     summary_headline(f, p, &aggs, now, all);
     size_t hidden = 0;
     for (size_t i = 0; i < aggs.n; i++) {

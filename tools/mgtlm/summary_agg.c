@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/xalloc.h"
+
 static SummaryAgg *summary_agg_slot(SummaryAggs *aggs, const char *key,
                                     const StatDef *def)
 {
@@ -17,55 +19,36 @@ static SummaryAgg *summary_agg_slot(SummaryAggs *aggs, const char *key,
             return &aggs->v[i];
         }
     }
-    if (aggs->n == aggs->cap) {
-        size_t cap = aggs->cap ? aggs->cap * 2 : 64;
-        SummaryAgg *v = realloc(aggs->v, cap * sizeof *v);
-        if (!v) {
-            return NULL;
-        }
-        aggs->v = v;
-        aggs->cap = cap;
-    }
-    char *copy = strdup(key);
-    if (!copy) {
-        return NULL;
-    }
+    aggs->v = xgrow(aggs->v, &aggs->cap, aggs->n + 1, sizeof *aggs->v, 64);
+    size_t len = strlen(key) + 1;
     SummaryAgg *a = &aggs->v[aggs->n++];
-    *a = (SummaryAgg){.key = copy, .def = def};
+    *a = (SummaryAgg){.key = memcpy(xmalloc(len), key, len), .def = def};
     return a;
 }
 
-static bool summary_agg_level(SummaryAgg *a, double v)
+static void summary_agg_level(SummaryAgg *a, double v)
 {
     a->min = a->n == 0 || v < a->min ? v : a->min;
     a->max = a->n == 0 || v > a->max ? v : a->max;
     a->total += v;
-    return true;
 }
 
-static bool summary_agg_state(SummaryAgg *a, uint64_t v)
+static void summary_agg_state(SummaryAgg *a, uint64_t v)
 {
     if (v >= a->nstates) {
-        uint64_t *states = realloc(a->states, (size_t)(v + 1) * sizeof *states);
-        if (!states) {
-            return false;
-        }
+        uint64_t *states = xrealloc_array(a->states, (size_t)v + 1, sizeof *states);
         memset(states + a->nstates, 0, (size_t)(v + 1 - a->nstates) * sizeof *states);
         a->states = states;
         a->nstates = (size_t)v + 1;
     }
     a->states[v]++;
-    return true;
 }
 
-static bool summary_agg_hist(SummaryAgg *a, const StatHist *h)
+static void summary_agg_hist(SummaryAgg *a, const StatHist *h)
 {
     StatHist *m = &a->hist;
     if (h->nbuckets > m->nbuckets) {
-        uint64_t *b = realloc(m->buckets, h->nbuckets * sizeof *b);
-        if (!b) {
-            return false;
-        }
+        uint64_t *b = xrealloc_array(m->buckets, h->nbuckets, sizeof *b);
         memset(b + m->nbuckets, 0, (h->nbuckets - m->nbuckets) * sizeof *b);
         m->buckets = b;
         m->nbuckets = h->nbuckets;
@@ -80,12 +63,10 @@ static bool summary_agg_hist(SummaryAgg *a, const StatHist *h)
     }
     m->count += h->count;
     m->sum += h->sum;
-    return true;
 }
 
-static bool summary_agg_add(SummaryAgg *a, const StatView *v)
+static void summary_agg_add(SummaryAgg *a, const StatView *v)
 {
-    bool ok = true;
     double level = v->store == STAT_STORE_REAL ? v->real : (double)v->counter;
     switch (v->def->kind) {
     case STAT_COUNTER:
@@ -93,20 +74,19 @@ static bool summary_agg_add(SummaryAgg *a, const StatView *v)
         break;
     case STAT_GAUGE:
     case STAT_TIME:
-        ok = summary_agg_level(a, level);
+        summary_agg_level(a, level);
         break;
     case STAT_ENUM:
-        ok = summary_agg_state(a, v->counter);
+        summary_agg_state(a, v->counter);
         break;
     case STAT_HIST:
-        ok = summary_agg_hist(a, v->hist);
+        summary_agg_hist(a, v->hist);
         break;
     }
     a->n++;
-    return ok;
 }
 
-bool summary_agg_build(const Platform *p, SummaryAggs *aggs)
+void summary_agg_build(const Platform *p, SummaryAggs *aggs)
 {
     *aggs = (SummaryAggs){0};
     for (size_t i = 0; i < stats_count(p->stats); i++) {
@@ -123,12 +103,8 @@ bool summary_agg_build(const Platform *p, SummaryAggs *aggs)
             continue;
         }
         snprintf(key, sizeof key, "%s%s", b->type->name, dot);
-        SummaryAgg *a = summary_agg_slot(aggs, key, v.def);
-        if (!a || !summary_agg_add(a, &v)) {
-            return false;
-        }
+        summary_agg_add(summary_agg_slot(aggs, key, v.def), &v);
     }
-    return true;
 }
 
 void summary_agg_free(SummaryAggs *aggs)

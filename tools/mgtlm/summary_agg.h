@@ -27,8 +27,8 @@ typedef struct SummaryAggs {
     size_t n, cap;
 } SummaryAggs;
 
-/* Aggregates every statistic of p; false if out of memory (aggs left freeable). */
-bool summary_agg_build(const Platform *p, SummaryAggs *aggs);
+/* Aggregates every statistic of p into aggs (free with summary_agg_free). */
+void summary_agg_build(const Platform *p, SummaryAggs *aggs);
 void summary_agg_free(SummaryAggs *aggs);
 
 /* The aggregate of `type`.`stat`, or NULL. */
