@@ -225,11 +225,11 @@ static void summary_row(FILE *f, const SummaryAgg *a)
     }
     case STAT_ENUM: {
         const char *sep = "";
+        size_t nchoices = 0;
+        while (d->choices[nchoices]) {
+            nchoices++;
+        }
         for (size_t k = 0; k < a->nstates; k++) {
-            size_t nchoices = 0;
-            while (d->choices[nchoices]) {
-                nchoices++;
-            }
             if (a->states[k]) {
                 fprintf(f, "%s%s x%llu", sep, k < nchoices ? d->choices[k] : "?",
                         (unsigned long long)a->states[k]);
