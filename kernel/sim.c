@@ -6,6 +6,9 @@
 
 #include "sim_priv.h"
 
+/* What an unwatched kernel watches: a flag nothing sets. */
+static const volatile sig_atomic_t sim_unset = 0;
+
 Sim *sim_new(void)
 {
     Sim *sim = calloc(1, sizeof *sim);
@@ -19,6 +22,7 @@ Sim *sim_new(void)
     }
     eventq_init(&sim->q);
     sim->next_txn_id = 1;
+    sim->watch = &sim_unset;
     return sim;
 }
 
@@ -106,6 +110,9 @@ SimRunResult sim_run(Sim *sim, SimTime until)
 {
     EventQueue *q = &sim->q;
     sim->stop = false;
+    if (*sim->watch) {
+        return SIM_RUN_STOPPED;
+    }
     for (;;) {
         SimNode *first = eventq_peek(q);
         if (!first) {
@@ -136,7 +143,7 @@ SimRunResult sim_run(Sim *sim, SimTime until)
             }
             sim->executed++;
             fn(subject, obj);
-            if (sim->stop) {
+            if (sim->stop || *sim->watch) {
                 sim->stop = false;
                 return SIM_RUN_STOPPED;
             }
@@ -158,6 +165,11 @@ bool sim_step(Sim *sim)
 void sim_stop(Sim *sim)
 {
     sim->stop = true;
+}
+
+void sim_watch(Sim *sim, const volatile sig_atomic_t *flag)
+{
+    sim->watch = flag ? flag : &sim_unset;
 }
 
 uint64_t sim_next_txn_id(Sim *sim)

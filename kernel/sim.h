@@ -7,6 +7,7 @@
 #ifndef MGTLM_SIM_H
 #define MGTLM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,7 +38,7 @@ typedef struct SimHandle {
 typedef enum SimRunResult {
     SIM_RUN_IDLE,    /* no event left */
     SIM_RUN_UNTIL,   /* next event is later than `until` */
-    SIM_RUN_STOPPED, /* sim_stop() was called */
+    SIM_RUN_STOPPED, /* sim_stop() was called, or the watched flag is set */
 } SimRunResult;
 
 /* New kernel at time 0 (owned by the caller; free with sim_free). NULL on OOM. */
@@ -69,6 +70,12 @@ SimRunResult sim_run(Sim *sim, SimTime until);
 bool sim_step(Sim *sim);
 /* Asks sim_run to return after the event now executing. */
 void sim_stop(Sim *sim);
+/* Makes sim_run return SIM_RUN_STOPPED after any event that leaves *flag nonzero,
+ * and at once if it is nonzero when sim_run starts: the way a signal handler
+ * (which may only write a volatile sig_atomic_t) stops a run at an event boundary.
+ * The kernel only reads the flag; the caller clears it. flag is borrowed and must
+ * stay valid while the kernel runs; NULL watches nothing (the default). */
+void sim_watch(Sim *sim, const volatile sig_atomic_t *flag);
 
 /* Deterministic identifiers for new transactions (1, 2, 3, ...). */
 uint64_t sim_next_txn_id(Sim *sim);

@@ -12,6 +12,7 @@ struct Sim {
     uint64_t executed;
     uint64_t next_txn_id;
     bool stop;
+    const volatile sig_atomic_t *watch; /* never NULL: sim_watch(NULL) sets sim_unset */
     EventQueue q;
     TxnPool *pool;
 };

@@ -3,7 +3,6 @@
  * and lookup. */
 #include "stats.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,12 +243,48 @@ size_t stats_errors(const Stats *s, void (*fn)(const char *name, uint64_t v, voi
     return n;
 }
 
-static double stat_hist_mean(const StatHist *h)
+size_t stats_count(const Stats *s)
+{
+    return s->n;
+}
+
+StatView stats_at(const Stats *s, size_t i)
+{
+    const StatEntry *e = s->entries[i];
+    StatView v = {.name = e->name, .def = e->def};
+    switch (e->store) {
+    case STAT_VALUE_U64:
+        v.store = STAT_STORE_U64;
+        v.counter = e->v.counter;
+        break;
+    case STAT_VALUE_REAL:
+        v.store = STAT_STORE_REAL;
+        v.real = e->v.real;
+        break;
+    case STAT_VALUE_HIST:
+        v.store = STAT_STORE_HIST;
+        v.hist = &e->v.hist;
+        break;
+    }
+    return v;
+}
+
+const char *stat_kind_name(StatKind k)
+{
+    static const char *const names[] = {[STAT_COUNTER] = "counter",
+                                        [STAT_GAUGE] = "gauge",
+                                        [STAT_TIME] = "time",
+                                        [STAT_ENUM] = "enum",
+                                        [STAT_HIST] = "histogram"};
+    return names[k];
+}
+
+double stat_hist_mean(const StatHist *h)
 {
     return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
 
-static json_t *stats_hist_json(const StatHist *h)
+json_t *stat_hist_json(const StatHist *h)
 {
     json_t *buckets = json_array();
     for (uint32_t i = 0; i < h->nbuckets; i++) {
@@ -275,73 +310,10 @@ json_t *stats_json(const Stats *s)
             v = json_real(e->v.real);
             break;
         case STAT_VALUE_HIST:
-            v = stats_hist_json(&e->v.hist);
+            v = stat_hist_json(&e->v.hist);
             break;
         }
         json_object_set_new(obj, e->name, v);
     }
     return obj;
-}
-
-static FILE *stats_open(const char *path, SimError *err)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        sim_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-    }
-    return f;
-}
-
-static bool stats_close(FILE *f, const char *path, SimError *err)
-{
-    bool ok = !ferror(f);
-    if (fclose(f) != 0) {
-        ok = false;
-    }
-    return ok || sim_error_set(err, "%s: write failed: %s", path, strerror(errno));
-}
-
-bool stats_write_json(const Stats *s, const char *path, SimError *err)
-{
-    FILE *f = stats_open(path, err);
-    if (!f) {
-        return false;
-    }
-    json_t *obj = stats_json(s);
-    json_dumpf(obj, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
-    fputc('\n', f);
-    json_decref(obj);
-    return stats_close(f, path, err);
-}
-
-bool stats_write_csv(const Stats *s, const char *path, SimError *err)
-{
-    FILE *f = stats_open(path, err);
-    if (!f) {
-        return false;
-    }
-    fputs("name,value\n", f);
-    for (size_t i = 0; i < s->n; i++) {
-        const StatEntry *e = s->entries[i];
-        const StatHist *h = &e->v.hist;
-        switch (e->store) {
-        case STAT_VALUE_U64:
-            fprintf(f, "%s,%llu\n", e->name, (unsigned long long)e->v.counter);
-            break;
-        case STAT_VALUE_REAL:
-            fprintf(f, "%s,%.12g\n", e->name, e->v.real);
-            break;
-        case STAT_VALUE_HIST:
-            fprintf(f, "%s.count,%llu\n%s.mean,%.12g\n%s.min,%llu\n%s.max,%llu\n",
-                    e->name, (unsigned long long)h->count, e->name, stat_hist_mean(h),
-                    e->name, (unsigned long long)h->min, e->name,
-                    (unsigned long long)h->max);
-            for (uint32_t b = 0; b < h->nbuckets; b++) {
-                fprintf(f, "%s.bucket%u,%llu\n", e->name, b,
-                        (unsigned long long)h->buckets[b]);
-            }
-            break;
-        }
-    }
-    return stats_close(f, path, err);
 }

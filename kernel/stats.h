@@ -1,12 +1,15 @@
 /* Statistics: counters, real values and histograms registered per block under
- * "instance.stat" names; written as JSON or CSV in registration order.
+ * "instance.stat" names, kept in registration order and read back one by one
+ * (stats_at) or as one JSON object of values (stats_json). The stats file, which adds
+ * the run's metadata and each instance's block type, is written by
+ * kernel/platform/platform_stats.h.
  *
  * Each statistic is described by a StatDef (a row of its block type's stat table,
  * see block.h): name, where its storage pointer lives in the block state, kind,
  * unit, doc and whether a nonzero value is a model error. The registry owns the
  * storage; the block reaches it through the pointer member the table names, so a
- * hot-path update stays `(*c->reads)++`. Kind and unit are metadata: the outputs
- * carry names and values only. */
+ * hot-path update stays `(*c->reads)++`. Kind, unit and is_error are metadata,
+ * which the stats file and the summary read through stats_at. */
 #ifndef MGTLM_STATS_H
 #define MGTLM_STATS_H
 
@@ -113,9 +116,31 @@ const uint64_t *stats_find_counter(const Stats *s, const char *full_name);
 size_t stats_errors(const Stats *s, void (*fn)(const char *name, uint64_t v, void *ctx),
                     void *ctx);
 
+/* One registered statistic as stats_at shows it: its full name, its description
+ * and its value, in the member its storage selects (borrowed views, valid until the
+ * next registration or stats_free). */
+typedef struct StatView {
+    const char *name;   /* "gpu0.cu[1].reads" */
+    const StatDef *def; /* the row that registered it */
+    StatStore store;    /* STAT_STORE_U64, STAT_STORE_REAL or STAT_STORE_HIST */
+    uint64_t counter;
+    double real;
+    const StatHist *hist;
+} StatView;
+
+/* How many statistics are registered; stats_at(s, i) for i below it gives them in
+ * registration order. */
+size_t stats_count(const Stats *s);
+StatView stats_at(const Stats *s, size_t i);
+
+/* "counter", "gauge", "time", "enum" or "histogram" (a static string). */
+const char *stat_kind_name(StatKind k);
+/* The mean of the values added (0 when none). */
+double stat_hist_mean(const StatHist *h);
+
 /* JSON object {"name": value | {histogram}} in registration order (new ref). */
 json_t *stats_json(const Stats *s);
-bool stats_write_json(const Stats *s, const char *path, SimError *err);
-bool stats_write_csv(const Stats *s, const char *path, SimError *err);
+/* The JSON of one histogram: count, sum, min, max, mean, width, buckets (new ref). */
+json_t *stat_hist_json(const StatHist *h);
 
 #endif

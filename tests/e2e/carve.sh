@@ -21,7 +21,7 @@ check() { # name stats.json mode gpus hits_file
 import json, sys
 name, path, mode, gpus, hits_file = sys.argv[1:6]
 gpus = int(gpus)
-stats = json.load(open(path))
+stats = json.load(open(path))["stats"]
 def total(suffix):
     return sum(v for k, v in stats.items() if k.endswith(suffix) and isinstance(v, int))
 names = ("data_errors", "rdc.lookups", "rdc.hits", "imst.broadcasts",

@@ -29,13 +29,14 @@ check() { # name stats.json kind entries
     "$python3" - "$@" <<'PY'
 import json, sys
 name, path, kind, entries = sys.argv[1:5]
-s = json.load(open(path))
+doc = json.load(open(path))
+s = doc["stats"]
 def tot(suffix):
     return sum(v for k, v in s.items() if k.endswith(suffix) and isinstance(v, int))
 bad = []
-for k, v in s.items():
-    if k.endswith("errors") and v != 0:
-        bad.append("%s = %s" % (k, v))
+for k in doc["errors"]:
+    if s[k] != 0:
+        bad.append("%s = %s" % (k, s[k]))
 sent, got = tot(".dir.invalidates"), tot(".l2.inv_received")
 if sent == 0 or sent != got:
     bad.append("invalidates sent %d, received %d" % (sent, got))
@@ -124,7 +125,7 @@ for hint in 0 1; do
     fi
     "$python3" - "$tmp/hint$hint.json" "$hint" <<'PY' || status=1
 import json, sys
-s = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[1]))["stats"]
 skips = sum(v for k, v in s.items() if k.endswith(".l2.once_skips"))
 kernels = sum(v for k, v in s.items() if k.endswith(".l2.kernels"))
 ok = kernels > 0 and (skips > 0) == (sys.argv[2] == "1")

@@ -25,7 +25,7 @@ for platform in platforms/*.json; do
     "$python3" - "$name" "$tmp/$name.json" <<'PY' || status=1
 import json, re, sys
 name, path = sys.argv[1:3]
-stats = json.load(open(path))
+stats = json.load(open(path))["stats"]
 family = re.sub(r"^gpu\d+-", "", name)
 gpus = int(re.match(r"gpu(\d+)", name).group(1))
 

@@ -24,7 +24,8 @@ check() { # name stats.json mode
     "$python3" - "$1" "$2" "$3" <<'PY'
 import json, sys
 name, path, mode = sys.argv[1], sys.argv[2], sys.argv[3]
-stats = json.load(open(path))
+doc = json.load(open(path))
+stats = doc["stats"]
 def total(part, stat):
     return sum(v for k, v in stats.items()
                if part in k and k.endswith("." + stat) and isinstance(v, int))
@@ -37,9 +38,9 @@ if reads == 0:
     bad.append("no reads")
 if answered != asked:
     bad.append("completed %d != requests %d" % (answered, asked))
-for k, v in stats.items():
-    if k.endswith("errors") and v != 0:
-        bad.append("%s = %s" % (k, v))
+for k in doc["errors"]:
+    if stats[k] != 0:
+        bad.append("%s = %s" % (k, stats[k]))
 if total(".rdma.", "outstanding") != 0:
     bad.append("rdma requests outstanding")
 codes = {"none": 0, "coalesce": 1, "cache": 2}

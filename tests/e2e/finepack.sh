@@ -19,7 +19,7 @@ check() { # name stats.json mode(on|off|f1|base)
     "$python3" - "$1" "$2" "$3" "$tmp" <<'PY'
 import json, os, sys
 name, path, mode, tmp = sys.argv[1:5]
-s = json.load(open(path))
+s = json.load(open(path))["stats"]
 def tot(suffix, part=""):
     return sum(v for k, v in s.items()
                if k.endswith("." + suffix) and part in k and isinstance(v, int))

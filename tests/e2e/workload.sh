@@ -15,7 +15,7 @@ check() { # name stats.json kernels_per_cu
     "$python3" - "$1" "$2" "$3" <<'PY'
 import json, sys
 name, path, kernels = sys.argv[1], sys.argv[2], int(sys.argv[3])
-stats = json.load(open(path))
+stats = json.load(open(path))["stats"]
 def total(stat):
     return sum(v for k, v in stats.items()
                if ".cu[" in k and k.endswith("." + stat) and isinstance(v, int))

@@ -68,10 +68,26 @@ with tempfile.TemporaryDirectory() as d:
     check(rows(r.stdout)[1] == ["x.b", "0", "0", "1.000", "1", "-"], "1/0 undefined")
 
     for args, want in (([a], "mgtlm compare: needs two or more stats files"),
-                       ([a, os.path.join(d, "none.json")], "none.json: unable to open")):
+                       ([a, os.path.join(d, "none.json")],
+                        "none.json: cannot open: No such file or directory")):
         r = mgtlm(*args)
         check(r.returncode == 2 and r.stderr.count("\n") == 1 and want in r.stderr,
               "error %r: %r" % (want, r.stderr))
+
+    # mgtlm run's stats files (docs/stats.md): the "stats" values and the "run"
+    # numbers are compared, "host" (host time, version) and the stat tables are not
+    runs = []
+    for name, t, wall in (("r1.json", 100, 1.0), ("r2.json", 150, 9.0)):
+        runs.append(os.path.join(d, name))
+        with open(runs[-1], "w") as f:
+            json.dump({"format": "mgtlm-stats-2", "run": {"sim_time_ps": t},
+                       "host": {"wall_s": wall},
+                       "types": {"cu": {"reads": {"kind": "counter", "id": 3}}},
+                       "stats": {"gpu0.cu.reads": t // 50}}, f)
+    r = mgtlm(*runs)
+    check(rows(r.stdout) == [["run.sim_time_ps", "100", "150", "1.500"],
+                             ["gpu0.cu.reads", "2", "3", "1.500"]],
+          "stats files of mgtlm run: run numbers and stats, not host: " + r.stdout)
 
     svg = os.path.join(d, "t.svg")
     p = subprocess.run([sys.executable, PLOT, os.path.join(d, "t.csv"), svg, "--top",

@@ -22,6 +22,7 @@
 
 #include "cli_opt.h"
 #include "commands.h"
+#include "kernel/platform/json_file.h"
 
 enum { COMPARE_CSV = CLI_LONG_ONLY };
 
@@ -68,17 +69,15 @@ static void compare_flatten(json_t *flat, const char *name, json_t *v)
     }
 }
 
-/* The flat stats of path (new reference), or NULL with err set. */
+/* The flat stats of path (new reference), or NULL with err set. A stats file of
+ * mgtlm run (docs/stats.md) contributes its "stats" values and the numbers of its
+ * "run" metadata (as "run.<key>": simulated time, events); "host" (host time, version)
+ * and the stat tables are not results and are left out. A JSON object without a
+ * "stats" object is compared whole. */
 static json_t *compare_load(const char *path, SimError *err)
 {
-    json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = json_file_load(path, err);
     if (!root) {
-        if (jerr.line <= 0) {
-            sim_error_set(err, "%s: %s", path, jerr.text);
-        } else {
-            sim_error_set(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-        }
         return NULL;
     }
     if (!json_is_object(root)) {
@@ -87,10 +86,13 @@ static json_t *compare_load(const char *path, SimError *err)
         return NULL;
     }
     json_t *flat = json_object();
-    if (flat) {
-        compare_flatten(flat, "", root);
-    } else {
+    if (!flat) {
         sim_error_set(err, "%s: out of memory", path);
+    } else if (json_is_object(json_object_get(root, "stats"))) {
+        compare_flatten(flat, "run", json_object_get(root, "run"));
+        compare_flatten(flat, "", json_object_get(root, "stats"));
+    } else {
+        compare_flatten(flat, "", root);
     }
     json_decref(root);
     return flat;

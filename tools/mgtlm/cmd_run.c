@@ -1,12 +1,14 @@
 /* `mgtlm run PLATFORM [options]`: load and build a platform, run it until it is idle
- * (or --until), write logs and stats, print a summary. Exit 0, 1 on a model error
- * (a nonzero counter its stat table marks is_error, e.g. data_errors: a read that
- * returned wrong data), 2 on bad input.
- * On a terminal, a progress line (simulated time, events/s) is refreshed on stderr. */
+ * (or --until, or a SIGINT/SIGTERM), write logs and stats, print a summary.
+ * Exit 0; 1 on a model error (a nonzero counter its stat table marks is_error, e.g.
+ * data_errors: a read that returned wrong data); 2 on bad input; 128 + the signal
+ * (130 SIGINT, 143 SIGTERM) for a run a signal ended, after its stats and logs were
+ * written as at a normal end. SIGUSR1 writes the stats files (or, without any, prints
+ * the summary) and the run goes on. A progress line goes to stderr (run_progress.h)
+ * unless --quiet. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli_log.h"
@@ -15,6 +17,9 @@
 #include "commands.h"
 #include "kernel/platform/platform.h"
 #include "kernel/units.h"
+#include "run_progress.h"
+#include "run_signal.h"
+#include "run_stats.h"
 #include "summary.h"
 #include "workload.h"
 
@@ -27,11 +32,12 @@ typedef struct RunArgs {
     const char *stats;
     const char *stats_csv;
     const char *until_arg;
+    const char *progress_arg;
     bool quiet;
-    json_t *sets;
+    bool all;
 } RunArgs;
 
-enum { RUN_STATS_CSV = CLI_LONG_ONLY };
+enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS };
 
 static const CliOpt run_opts[] = {
     {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
@@ -41,6 +47,9 @@ static const CliOpt run_opts[] = {
     {RUN_STATS_CSV, "stats-csv", "FILE", "write the stats as CSV into FILE"},
     CLI_LOG_OPTS,
     {'q', "quiet", NULL, "print no summary and no progress line"},
+    {RUN_ALL, "all", NULL, "the summary also lists the statistics that stayed zero"},
+    {RUN_PROGRESS, "progress", "SECONDS",
+     "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
     CLI_OPT_HELP,
 };
 
@@ -49,13 +58,6 @@ static const CliSpec run_spec = {
     "Runs PLATFORM until it is idle (or --until) and prints a summary. Sets apply in\n"
     "the order platform, workload, command line.",
     run_opts, sizeof run_opts / sizeof run_opts[0]};
-
-static double run_wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Fills a from argv; on a usage error prints one line and returns false, on --help
  * sets *help and returns false. */
@@ -88,6 +90,12 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
         case 'q':
             a->quiet = true;
             break;
+        case RUN_ALL:
+            a->all = true;
+            break;
+        case RUN_PROGRESS:
+            a->progress_arg = val;
+            break;
         default:
             ok = cli_log_option(&a->log, id, val, &err);
         }
@@ -113,37 +121,85 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
     return ok && id == CLI_END;
 }
 
-/* Runs to `until` in slices, refreshing a progress line on a terminal. */
-static void run_loop(Sim *sim, SimTime until, bool progress)
+/* The progress interval in host seconds: --progress, else by where stderr goes. */
+static bool run_progress_interval(const RunArgs *a, double *interval)
 {
-    double start = run_wall_seconds(), last = start;
-    for (;;) {
-        SimTime next = sim_next_time(sim);
-        if (next == SIM_TIME_MAX || next > until) {
-            break;
-        }
-        SimTime slice_end = next > until - RUN_SLICE ? until : next + RUN_SLICE;
-        sim_run(sim, slice_end);
-        double now = run_wall_seconds();
-        if (progress && now - last > 0.5) {
-            last = now;
-            fprintf(stderr, "\r  t = %.3f us, %llu events, %.2f M events/s   ",
-                    (double)sim_now(sim) / (double)SIM_US,
-                    (unsigned long long)sim_events_executed(sim),
-                    (double)sim_events_executed(sim) / (now - start) / 1e6);
-        }
+    if (a->quiet) {
+        *interval = 0;
+        return true;
     }
-    if (progress && last != start) {
-        fputc('\n', stderr);
+    if (!a->progress_arg) {
+        *interval = isatty(2) ? 0.5 : 10.0;
+        return true;
+    }
+    char *end;
+    *interval = strtod(a->progress_arg, &end);
+    if (end == a->progress_arg || *end || !(*interval >= 0 && *interval <= 1e6)) {
+        fprintf(stderr, "mgtlm run: --progress %s: expected seconds from 0 to 1e6\n",
+                a->progress_arg);
+        return false;
+    }
+    return true;
+}
+
+/* SIGUSR1: the stats files now, or the summary without any; the run goes on. */
+static void run_dump_now(const RunArgs *a, Platform *p, RunMeta *m, double t0)
+{
+    platform_finish_stats(p);
+    m->stop = "running";
+    m->wall_s = run_progress_clock() - t0;
+    SimError err;
+    if (!a->stats && !a->stats_csv) {
+        summary_print(stdout, p, sim_now(p->sim), a->all);
+        fflush(stdout);
+    } else if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+    } else {
+        fprintf(stderr, "mgtlm run: stats written at t = %.3f us\n",
+                (double)sim_now(p->sim) / (double)SIM_US);
     }
 }
 
-static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
+/* Runs in slices until idle, the limit or a stopping signal; sets m->stop and
+ * m->signal and answers SIGUSR1 on the way. */
+static void run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr)
+{
+    Sim *sim = p->sim;
+    SimTime until = m->until;
+    for (;;) {
+        SimTime next = sim_next_time(sim);
+        if (next == SIM_TIME_MAX || next > until) {
+            m->stop = next == SIM_TIME_MAX ? "idle" : "until";
+            break;
+        }
+        SimTime slice_end = until - next <= RUN_SLICE ? until : next + RUN_SLICE;
+        sim_run(sim, slice_end);
+        if (run_signal_flag) {
+            int stop;
+            bool dump;
+            run_signal_take(&stop, &dump);
+            if (stop) {
+                m->stop = "signal";
+                m->signal = stop;
+                break;
+            }
+            if (dump) {
+                run_dump_now(a, p, m, pr->start);
+            }
+        }
+        run_progress_tick(pr, sim, run_progress_clock());
+    }
+    run_progress_end(pr);
+}
+
+static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
+                          double interval)
 {
     SimError err;
-    const char *name = desc->name ? desc->name : a->platform;
-    char *pname = strdup(name);
-    uint32_t gpus = desc->info.gpus;
+    char *pname = strdup(desc->name ? desc->name : a->platform);
+    m->platform_name = pname;
+    m->gpus = desc->info.gpus;
+    m->seed = desc->info.seed;
     Sim *sim = sim_new();
     Platform *p = platform_build(desc, sim, &err);
     if (!p) {
@@ -161,33 +217,39 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, SimTime until)
         return 2;
     }
     int status = 0;
-    double t0 = run_wall_seconds();
+    RunProgress pr;
+    run_progress_init(&pr, stderr, interval, isatty(2), m->until, run_progress_clock());
+    sim_watch(sim, &run_signal_flag);
+    run_signal_install();
     platform_reset(p);
-    run_loop(sim, until, !a->quiet && isatty(2));
-    double wall = run_wall_seconds() - t0;
+    run_loop(a, p, m, &pr);
+    m->wall_s = run_progress_clock() - pr.start;
     platform_finish_stats(p);
     if (!cli_log_close(log, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
-    if (a->stats && !stats_write_json(p->stats, a->stats, &err)) {
+    if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
-    if (a->stats_csv && !stats_write_csv(p->stats, a->stats_csv, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        status = 2;
-    }
+    run_signal_restore();
+    sim_watch(sim, NULL);
     if (!a->quiet) {
         uint64_t events = sim_events_executed(sim);
-        printf("mgtlm run: %s, %u GPUs, %zu instances\n", pname, gpus, p->nblocks);
-        printf("  simulated %.3f us, %llu events, %.3f s host (%.2f M events/s)\n",
-               (double)sim_now(sim) / (double)SIM_US, (unsigned long long)events, wall,
-               wall > 0 ? (double)events / wall / 1e6 : 0.0);
-        summary_print(stdout, p);
+        printf("mgtlm run: %s, %u GPUs, %zu instances, stopped: %s%s%s\n", pname, m->gpus,
+               p->nblocks, m->stop, m->signal ? " " : "",
+               m->signal ? run_signal_name(m->signal) : "");
+        printf("  %llu events, %.3f s host (%.2f M events/s)\n",
+               (unsigned long long)events, m->wall_s,
+               m->wall_s > 0 ? (double)events / m->wall_s / 1e6 : 0.0);
+        summary_print(stdout, p, sim_now(sim), a->all);
     }
     if (summary_report_errors(stderr, p) > 0 && status == 0) {
         status = 1;
+    }
+    if (m->signal && status != 2) {
+        status = 128 + m->signal;
     }
     platform_free(p);
     sim_free(sim);
@@ -204,8 +266,10 @@ int cmd_run(Registry *r, int argc, char **argv)
     int status = 2;
     SimError err;
     PlatformDesc desc;
-    bool help;
-    if (!run_parse_args(argc, argv, &a, cli_sets, &help)) {
+    bool help = false;
+    double interval;
+    if (!run_parse_args(argc, argv, &a, cli_sets, &help) ||
+        !run_progress_interval(&a, &interval)) {
         status = help ? 0 : 2;
         goto out;
     }
@@ -229,7 +293,12 @@ int cmd_run(Registry *r, int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    status = run_simulation(&a, &desc, until);
+    RunMeta m = {.platform_file = a.platform,
+                 .workload = a.workload,
+                 .workload_sets = sets,
+                 .cli_sets = cli_sets,
+                 .until = until};
+    status = run_simulation(&a, &desc, &m, interval);
 out:
     cli_log_free(&a.log);
     json_decref(cli_sets);

@@ -9,6 +9,7 @@
 #include "cli_opt.h"
 #include "cli_set.h"
 #include "commands.h"
+#include "flat_print.h"
 #include "kernel/platform/platform.h"
 
 static const CliOpt validate_opts[] = {
@@ -55,38 +56,6 @@ static int validate_parse(int argc, char **argv, const char **path, bool *dump,
     return CLI_END;
 }
 
-/* Prints one JSON value compactly on the current line. */
-static void validate_print_value(json_t *v)
-{
-    char *s = json_dumps(v, JSON_ENCODE_ANY);
-    fputs(s ? s : "null", stdout);
-    free(s);
-}
-
-static void validate_print_dump(json_t *dump)
-{
-    const char *key;
-    json_t *v;
-    const char *sep = "{\n";
-    json_object_foreach(dump, key, v) {
-        printf("%s  \"%s\": ", sep, key);
-        sep = ",\n";
-        if (!json_is_array(v)) {
-            validate_print_value(v);
-            continue;
-        }
-        size_t i;
-        json_t *e;
-        fputs("[", stdout);
-        json_array_foreach(v, i, e) {
-            fputs(i ? ",\n    " : "\n    ", stdout);
-            validate_print_value(e);
-        }
-        fputs(json_array_size(v) ? "\n  ]" : "]", stdout);
-    }
-    fputs("\n}\n", stdout);
-}
-
 int cmd_validate(Registry *r, int argc, char **argv)
 {
     const char *path = NULL;
@@ -117,7 +86,7 @@ int cmd_validate(Registry *r, int argc, char **argv)
     }
     if (dump) {
         json_t *flat = platform_dump(&p->desc);
-        validate_print_dump(flat);
+        flat_print(stdout, flat);
         json_decref(flat);
     } else {
         printf("%s: ok (%zu instances, %zu wires)\n", path, p->desc.ninst,

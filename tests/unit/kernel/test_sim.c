@@ -143,6 +143,38 @@ static void test_stop(void)
     sim_free(sim);
 }
 
+static void raiser(void *subject, void *obj)
+{
+    (void)obj;
+    *(volatile sig_atomic_t *)subject = 1;
+}
+
+/* A watched flag (as a signal handler sets it) stops the run after the event that set
+ * it, at the same instant, and keeps stopping it until the caller clears it. */
+static void test_watch(void)
+{
+    Sim *sim = sim_new();
+    Log log = {.sim = sim};
+    volatile sig_atomic_t flag = 0;
+    sim_watch(sim, &flag);
+    sim_schedule(sim, 3, SIM_PRIO_DEFAULT, raiser, (void *)&flag, NULL);
+    sim_schedule(sim, 3, SIM_PRIO_LATE, log_proc, &log, (void *)1);
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_STOPPED);
+    CHECK_EQ_U64(sim_now(sim), 3);
+    CHECK_EQ_U64(log.n, 0);
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_STOPPED);
+    CHECK_EQ_U64(log.n, 0);
+    flag = 0;
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_IDLE);
+    CHECK_EQ_U64(log.n, 1);
+    sim_watch(sim, NULL);
+    flag = 1;
+    sim_schedule(sim, 1, SIM_PRIO_DEFAULT, log_proc, &log, (void *)2);
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_IDLE);
+    CHECK_EQ_U64(log.n, 2);
+    sim_free(sim);
+}
+
 static void test_event_earliest_wins(void)
 {
     Sim *sim = sim_new();
@@ -241,6 +273,7 @@ int main(void)
     RUN(test_cancellation);
     RUN(test_run_until_and_stop);
     RUN(test_stop);
+    RUN(test_watch);
     RUN(test_event_earliest_wins);
     RUN(test_two_kernels);
     RUN(test_many_pending);

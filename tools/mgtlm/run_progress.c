@@ -1,0 +1,55 @@
+/* The progress line of `mgtlm run` (see run_progress.h). The estimate of the time left
+ * assumes the rest of the run goes at the host speed so far (simulated time per host
+ * second); it is shown only with a limit and after some simulated time. */
+#include "run_progress.h"
+
+#include <time.h>
+
+double run_progress_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void run_progress_init(RunProgress *pr, FILE *f, double interval, bool tty, SimTime until,
+                       double now)
+{
+    *pr = (RunProgress){.f = f,
+                        .interval = interval,
+                        .tty = tty,
+                        .until = until,
+                        .start = now,
+                        .last = now};
+}
+
+void run_progress_tick(RunProgress *pr, const Sim *sim, double now)
+{
+    if (pr->interval <= 0 || now - pr->last < pr->interval) {
+        return;
+    }
+    pr->last = now;
+    pr->shown = true;
+    double elapsed = now - pr->start;
+    SimTime t = sim_now(sim);
+    uint64_t events = sim_events_executed(sim);
+    fprintf(pr->f, "%s  t = %.3f us", pr->tty ? "\r" : "mgtlm run:", (double)t / 1e6);
+    if (pr->until != SIM_TIME_MAX && pr->until > 0) {
+        double frac = (double)t / (double)pr->until;
+        fprintf(pr->f, " (%.1f%% of %.3f us", 100.0 * frac, (double)pr->until / 1e6);
+        if (frac > 0) {
+            fprintf(pr->f, ", ETA %.0f s", elapsed * (1.0 - frac) / frac);
+        }
+        fputc(')', pr->f);
+    }
+    fprintf(pr->f, ", %llu events, %.2f M events/s%s", (unsigned long long)events,
+            elapsed > 0 ? (double)events / elapsed / 1e6 : 0.0, pr->tty ? "   " : "\n");
+    fflush(pr->f);
+}
+
+void run_progress_end(RunProgress *pr)
+{
+    if (pr->tty && pr->shown) {
+        fputc('\n', pr->f);
+    }
+}
