@@ -27,6 +27,7 @@ typedef struct TracePerfetto {
     FILE *f; /* write errors stay in its error flag until close */
     char *path;
     PerfettoPort *ports;
+    const char *const *names; /* the layout's port names (borrowed) */
     size_t n;
     bool started; /* an event was written: the next one needs a comma */
 } TracePerfetto;
@@ -38,19 +39,27 @@ static void next_event(TracePerfetto *w)
     w->started = true;
 }
 
-static void perfetto_record(TraceSink *sink, const Port *port, const char *ev,
+static void perfetto_record(TraceWriter *base, size_t i, SimTime now, const char *ev,
                             const Txn *t)
 {
-    PerfettoPort *pp = (PerfettoPort *)sink;
-    FILE *f = pp->w->f;
-    SimTime now = sim_now(port->owner->sim);
-    next_event(pp->w);
+    TracePerfetto *w = (TracePerfetto *)base;
+    PerfettoPort *pp = &w->ports[i];
+    FILE *f = w->f;
+    next_event(w);
     fprintf(f,
             "{\"name\":\"%s %" PRIu64 "\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\","
             "\"ts\":%" PRIu64 ".%06" PRIu64 ",\"pid\":%u,\"tid\":%u,\"args\":",
             txn_cmd_label(t), t->id, ev, now / SIM_US, now % SIM_US, pp->pid, pp->tid);
-    trace_record_write(f, now, port->name, ev, t);
+    trace_record_write(f, now, w->names[i], ev, t);
     fputc('}', f);
+}
+
+static void perfetto_sink_record(TraceSink *sink, const Port *port, const char *ev,
+                                 const Txn *t)
+{
+    PerfettoPort *pp = (PerfettoPort *)sink;
+    perfetto_record(&pp->w->base, (size_t)(pp - pp->w->ports), sim_now(port->owner->sim),
+                    ev, t);
 }
 
 static TraceSink *perfetto_sink(TraceWriter *base, size_t i)
@@ -99,16 +108,17 @@ static void write_process(TracePerfetto *w, unsigned pid, const char *name, size
             pid, pid);
 }
 
-static void write_metadata(TracePerfetto *w, Port *const *ports)
+static void write_metadata(TracePerfetto *w)
 {
+    const char *const *names = w->names;
     fputs("{\"traceEvents\":[", w->f);
     unsigned npids = 0;
     for (size_t i = 0; i < w->n; i++) {
-        const char *name = ports[i]->name;
+        const char *name = names[i];
         size_t len = group_len(name);
         unsigned pid = 0;
         for (size_t j = 0; j < i && !pid; j++) {
-            const char *other = ports[j]->name;
+            const char *other = names[j];
             if (group_len(other) == len && strncmp(other, name, len) == 0) {
                 pid = w->ports[j].pid;
             }
@@ -134,9 +144,9 @@ static void write_metadata(TracePerfetto *w, Port *const *ports)
     }
 }
 
-TraceWriter *trace_perfetto_open(const char *dir, Port *const *ports, size_t n,
-                                 SimError *err)
+TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimError *err)
 {
+    size_t n = lay->n;
     TracePerfetto *w = calloc(1, sizeof *w);
     if (w) {
         w->ports = calloc(n ? n : 1, sizeof *w->ports);
@@ -160,12 +170,14 @@ TraceWriter *trace_perfetto_open(const char *dir, Port *const *ports, size_t n,
         return NULL;
     }
     w->base.sink = perfetto_sink;
+    w->base.record = perfetto_record;
     w->base.close = perfetto_close;
+    w->names = lay->names;
     w->n = n;
     for (size_t i = 0; i < n; i++) {
-        w->ports[i].sink.record = perfetto_record;
+        w->ports[i].sink.record = perfetto_sink_record;
         w->ports[i].w = w;
     }
-    write_metadata(w, ports);
+    write_metadata(w);
     return &w->base;
 }

@@ -91,7 +91,8 @@ bool cli_log_parse(CliLog *l, int argc, char **argv, int *i, bool *used, SimErro
         }
         l->format_given = true;
         return trace_format_parse(v, &l->format) ||
-               sim_error_set(err, "--log-format %s: expected jsonl, perfetto or vcd", v);
+               sim_error_set(
+                   err, "--log-format %s: expected jsonl, binary, perfetto or vcd", v);
     }
     return true;
 }

@@ -18,7 +18,7 @@
 static void test_usage(FILE *f)
 {
     fprintf(f, "usage: mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]...\n"
-               "                  [--log-format jsonl|perfetto|vcd]\n");
+               "                  [--log-format jsonl|binary|perfetto|vcd]\n");
 }
 
 /* The file name of path without directories and without ".json" (new string). */

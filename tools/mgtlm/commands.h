@@ -13,5 +13,6 @@ int cmd_validate(Registry *r, int argc, char **argv);
 int cmd_blocks(Registry *r, int argc, char **argv);
 int cmd_cost(Registry *r, int argc, char **argv);
 int cmd_serve(Registry *r, int argc, char **argv);
+int cmd_log(Registry *r, int argc, char **argv);
 
 #endif
