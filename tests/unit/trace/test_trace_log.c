@@ -2,6 +2,7 @@
  * trace_fanout.c.
  * Trace log writers and fan-out: JSONL files per port (content and empty files for
  * idle ports), the Perfetto trace parses as JSON with the expected tracks and events,
+ * its request-response slices (extra tracks for overlapping ones) and flow events,
  * the VCD has a valid header, scopes and one change per signal per time step, codes
  * declared commands by their position in the platform's list, port
  * selection by glob, and a port recorded by two sinks at once. */
@@ -185,8 +186,11 @@ static void test_perfetto(void)
         const char *name = json_string_value(json_object_get(e, "name"));
         CHECK(ph && name && json_is_integer(json_object_get(e, "pid")) &&
               json_is_integer(json_object_get(e, "tid")));
-        if (ph && strcmp(ph, "M") == 0 && name && strcmp(name, "thread_name") == 0) {
-            threads++;
+        if (ph && strcmp(ph, "M") == 0 && name && strcmp(name, "thread_name") == 0 &&
+            !strstr(
+                json_string_value(json_object_get(json_object_get(e, "args"), "name")),
+                " #")) {
+            threads++; /* the ports' own tracks, not the extra tracks of slices */
         }
         if (ph && strcmp(ph, "i") == 0) {
             instants++;
@@ -202,6 +206,91 @@ static void test_perfetto(void)
     CHECK_EQ_U64(threads, 3);
     CHECK_EQ_U64(instants, 6);
     CHECK(saw_recv_15ns);
+    json_decref(doc);
+    rig_free(&r);
+}
+
+/* Sends obj from port subject (a scheduled process). */
+static void send_from(Rig *r, Port *p, SimTime t, Txn *txn)
+{
+    sim_schedule(r->sim, t, SIM_PRIO_DEFAULT, send_proc, p, txn);
+}
+
+/* The events of phase ph at the track named track, as "name@ts" ("name@ts+dur" for
+ * complete events) in file order. */
+static void perfetto_events(json_t *events, const char *ph, const char *track, char *out,
+                            size_t size)
+{
+    json_int_t tid = -1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        const char *n =
+            json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+        if (strcmp(json_string_value(json_object_get(e, "name")), "thread_name") == 0 &&
+            n && strcmp(n, track) == 0) {
+            tid = json_integer_value(json_object_get(e, "tid"));
+        }
+    }
+    out[0] = '\0';
+    json_array_foreach(events, i, e) {
+        if (json_integer_value(json_object_get(e, "tid")) == tid &&
+            strcmp(json_string_value(json_object_get(e, "ph")), ph) == 0) {
+            size_t len = strlen(out);
+            json_t *dur = json_object_get(e, "dur");
+            snprintf(out + len, size - len, dur ? "%s%s@%.6f+%.6f" : "%s%s@%.6f",
+                     len ? " " : "", json_string_value(json_object_get(e, "name")),
+                     json_number_value(json_object_get(e, "ts")), json_number_value(dur));
+        }
+    }
+}
+
+/* Two overlapping reads from gpu0.a.out answered by gpu0.b.cu[1]: a slice per
+ * request and port, from the request's record to the response's, overlapping ones on
+ * a second track of the port; flow events start the transaction's chain at the
+ * requester and step at the responder. */
+static void test_perfetto_slices(void)
+{
+    Rig r;
+    rig_init(&r);
+    SimError err;
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/slices", tmpdir);
+    TraceLog *log = trace_log_open(&r.p, dir, TRACE_PERFETTO, NULL, 0, &err);
+    CHECK(log != NULL);
+    Port *a = &r.a.ports[0], *b = &r.b.ports[0];
+    Txn *rd1 = txn_new(r.sim, TXN_READ, 0x40, 4);
+    Txn *rd2 = txn_new(r.sim, TXN_READ, 0x80, 4);
+    Txn *resp1 = txn_new_response(r.sim, rd1);
+    Txn *resp2 = txn_new_response(r.sim, rd2);
+    send_from(&r, a, 0, rd1);
+    send_from(&r, a, 0, rd2);
+    send_from(&r, b, 20 * SIM_NS, resp1);
+    send_from(&r, b, 25 * SIM_NS, resp2);
+    sim_run(r.sim, SIM_TIME_MAX);
+    CHECK(trace_log_close(log, &err));
+    char path[300], got[512];
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    CHECK(doc != NULL);
+    json_t *ev = json_object_get(doc, "traceEvents");
+    perfetto_events(ev, "X", "gpu0.a.out", got, sizeof got);
+    CHECK_STR(got, "read 1@0.000000+0.030000");
+    perfetto_events(ev, "X", "gpu0.a.out #2", got, sizeof got);
+    CHECK_STR(got, "read 2@0.000000+0.035000");
+    perfetto_events(ev, "X", "gpu0.b.cu[1]", got, sizeof got);
+    CHECK_STR(got, "read 1@0.010000+0.010000");
+    perfetto_events(ev, "X", "gpu0.b.cu[1] #2", got, sizeof got);
+    CHECK_STR(got, "read 2@0.010000+0.015000");
+    perfetto_events(ev, "s", "gpu0.a.out", got, sizeof got);
+    CHECK_STR(got, "txn@0.000000");
+    perfetto_events(ev, "s", "gpu0.a.out #2", got, sizeof got);
+    CHECK_STR(got, "txn@0.000000");
+    perfetto_events(ev, "t", "gpu0.b.cu[1]", got, sizeof got);
+    CHECK_STR(got, "txn@0.010000");
+    perfetto_events(ev, "t", "gpu0.b.cu[1] #2", got, sizeof got);
+    CHECK_STR(got, "txn@0.010000");
     json_decref(doc);
     rig_free(&r);
 }
@@ -343,6 +432,7 @@ int main(void)
     RUN(test_jsonl);
     RUN(test_select);
     RUN(test_perfetto);
+    RUN(test_perfetto_slices);
     RUN(test_vcd);
     RUN(test_vcd_declared);
     RUN(test_fanout);
