@@ -389,7 +389,8 @@ static bool rd_pass(BinReader *r, const char *dir, TraceFormat fmt, bool write,
 bool trace_convert(const char *path, const char *dir, TraceFormat fmt, SimError *err)
 {
     if (fmt == TRACE_BINARY) {
-        return sim_error_set(err, "a binary log converts to jsonl, perfetto or vcd");
+        return sim_error_set(
+            err, "a binary log converts to jsonl, perfetto, perfetto-gz or vcd");
     }
     BinReader r = {.path = path, .err = err};
     r.f = fopen(path, "rb");

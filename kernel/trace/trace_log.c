@@ -19,7 +19,8 @@ struct TraceLog {
     size_t n;
 };
 
-static const char *const format_names[] = {"jsonl", "perfetto", "vcd", "binary"};
+static const char *const format_names[] = {"jsonl", "perfetto", "vcd", "binary",
+                                           "perfetto-gz"};
 
 const char *trace_format_name(TraceFormat fmt)
 {
@@ -41,8 +42,9 @@ TraceWriter *trace_writer_open(TraceFormat fmt, const char *dir, const TraceLayo
                                SimError *err)
 {
     static TraceWriter *(*const open_fn[TRACE_FORMAT_COUNT])(
-        const char *, const TraceLayout *, SimError *) = {
-        trace_jsonl_open, trace_perfetto_open, trace_vcd_open, trace_binary_open};
+        const char *, const TraceLayout *,
+        SimError *) = {trace_jsonl_open, trace_perfetto_open, trace_vcd_open,
+                       trace_binary_open, trace_perfetto_gz_open};
     return open_fn[fmt](dir, lay, err);
 }
 

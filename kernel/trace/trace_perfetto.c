@@ -1,4 +1,5 @@
-/* Chrome / Perfetto trace log: one JSON file DIR/trace.json in the Trace Event
+/* Chrome / Perfetto trace log: one JSON file DIR/trace.json (or, gzip-compressed
+ * through trace_gz.c, DIR/trace.json.gz: format perfetto-gz) in the Trace Event
  * Format ({"traceEvents":[...],"displayTimeUnit":"ns"}), which ui.perfetto.dev and
  * the Chrome DevTools Performance panel open. Written as the run goes: the header
  * and the metadata at open, events as records arrive, the closing brackets at close.
@@ -301,13 +302,15 @@ static void write_metadata(TracePerfetto *w)
     w->next_tid = (unsigned)w->n + 1;
 }
 
-TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimError *err)
+/* The writer for DIR/name, through gzip when gz is set. */
+static TraceWriter *perfetto_open(const char *dir, const char *name, bool gz,
+                                  const TraceLayout *lay, SimError *err)
 {
     size_t n = lay->n;
     TracePerfetto *w = calloc(1, sizeof *w);
     if (w) {
         w->ports = calloc(n ? n : 1, sizeof *w->ports);
-        w->path = trace_path(dir, "trace.json");
+        w->path = trace_path(dir, name);
     }
     if (!w || !w->ports || !w->path) {
         if (w) {
@@ -318,9 +321,11 @@ TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimErr
         sim_error_set(err, "out of memory opening the Perfetto log");
         return NULL;
     }
-    w->f = fopen(w->path, "w");
+    errno = 0;
+    w->f = gz ? trace_gz_open(w->path) : fopen(w->path, "w");
     if (!w->f) {
-        sim_error_set(err, "%s: cannot create: %s", w->path, strerror(errno));
+        sim_error_set(err, "%s: cannot create: %s", w->path,
+                      strerror(errno ? errno : ENOMEM));
         perfetto_free(w);
         return NULL;
     }
@@ -335,4 +340,15 @@ TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimErr
     }
     write_metadata(w);
     return &w->base;
+}
+
+TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimError *err)
+{
+    return perfetto_open(dir, "trace.json", false, lay, err);
+}
+
+TraceWriter *trace_perfetto_gz_open(const char *dir, const TraceLayout *lay,
+                                    SimError *err)
+{
+    return perfetto_open(dir, "trace.json.gz", true, lay, err);
 }

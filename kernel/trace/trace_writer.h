@@ -35,12 +35,19 @@ struct TraceWriter {
  * caller, freed by its close) or NULL with an error naming the file. */
 TraceWriter *trace_jsonl_open(const char *dir, const TraceLayout *lay, SimError *err);
 TraceWriter *trace_perfetto_open(const char *dir, const TraceLayout *lay, SimError *err);
+/* The Perfetto trace gzip-compressed, DIR/trace.json.gz. */
+TraceWriter *trace_perfetto_gz_open(const char *dir, const TraceLayout *lay,
+                                    SimError *err);
 TraceWriter *trace_vcd_open(const char *dir, const TraceLayout *lay, SimError *err);
 TraceWriter *trace_binary_open(const char *dir, const TraceLayout *lay, SimError *err);
 
 /* The writer of format fmt (one of the above). */
 TraceWriter *trace_writer_open(TraceFormat fmt, const char *dir, const TraceLayout *lay,
                                SimError *err);
+
+/* A new stdio stream writing gzip-compressed bytes to path (created or truncated);
+ * fclose finishes the file. NULL with errno set on failure. */
+FILE *trace_gz_open(const char *path);
 
 /* mkdir -p dir; fails naming the part that cannot be created or is not a folder. */
 bool trace_make_dir(const char *dir, SimError *err);

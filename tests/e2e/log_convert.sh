@@ -1,8 +1,8 @@
 #!/bin/sh
 # The binary log converts to the other formats byte for byte: each platform runs once
-# per log format (jsonl, perfetto, vcd written directly, and binary), then
-# `mgtlm log` converts the binary log into each of the three and the converted folder
-# must equal the direct one file for file. Platforms cover the optional parts of a
+# per log format (jsonl, perfetto, perfetto-gz, vcd written directly, and binary),
+# then `mgtlm log` converts the binary log into each of the four and the converted
+# folder must equal the direct one file for file. Platforms cover the optional parts of a
 # record: plain reads and writes (baseline), wavefront threads, declared commands and
 # extension fields (dualopt), posted writes with FinePack headers (finepack), a port
 # subset of a 16-GPU platform, and wavefront threads (a DualOpt BGU testbench through
@@ -17,14 +17,15 @@ check() { # name subdir mgtlm-arguments... (subdir: where the command puts its l
     name=$1
     sub=$2
     shift 2
-    for fmt in jsonl perfetto vcd binary; do
-        if ! "$mgtlm" "$@" --log-dir "$tmp/$name/$fmt" --log-format "$fmt" >/dev/null; then
+    for fmt in jsonl perfetto perfetto-gz vcd binary; do
+        if ! "$mgtlm" "$@" --log-dir "$tmp/$name/$fmt" --log-format "$fmt" \
+            >/dev/null; then
             echo "$name: run with --log-format $fmt failed"
             status=1
             return
         fi
     done
-    for fmt in jsonl perfetto vcd; do
+    for fmt in jsonl perfetto perfetto-gz vcd; do
         direct="$tmp/$name/$fmt/$sub"
         conv="$tmp/$name/conv-$fmt"
         if ! "$mgtlm" log "$tmp/$name/binary/$sub/trace.mgtlm" --format "$fmt" \

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The Perfetto (Chrome JSON) trace of a run, loaded by a real trace consumer: the
-trace engine of Chrome DevTools' Performance panel (models/trace, the code that opens
-a trace file there), bundled with Debian's chromium and run in headless Chromium
-through chromedriver's W3C WebDriver protocol (urllib only). The engine must see:
+"""The Perfetto (Chrome JSON) trace of a run (written gzip-compressed,
+--log-format perfetto-gz, and inflated by Python's gzip), loaded by a real trace
+consumer: the trace engine of Chrome DevTools' Performance panel (models/trace, the
+code that opens a trace file there), bundled with Debian's chromium and run in
+headless Chromium through chromedriver's W3C WebDriver protocol (urllib only). The
+engine must see:
 - every logged port as a thread, grouped in one process per GPU (and the fabric);
 - exactly the request-response slices a reader derives independently from the JSONL
   log of the same run: at each port, from a request that expects a response to the
@@ -15,6 +17,7 @@ chromium-driver; tools/setup --tests installs them).
 usage: test_perfetto_devtools.py MGTLM PLATFORM"""
 import collections
 import glob
+import gzip
 import json
 import os
 import shutil
@@ -139,12 +142,12 @@ def main():
         return 77
     work = tempfile.mkdtemp(prefix="mgtlm-devtools-")
     try:
-        for fmt in ("perfetto", "jsonl"):
+        for fmt in ("perfetto-gz", "jsonl"):
             subprocess.run([mgtlm, "run", platform, "--quiet",
                             "--set", "gpu*.cu[*].count=30", "--log-dir",
                             os.path.join(work, fmt), "--log-format", fmt],
                            check=True, stdout=subprocess.DEVNULL)
-        with open(os.path.join(work, "perfetto", "trace.json")) as f:
+        with gzip.open(os.path.join(work, "perfetto-gz", "trace.json.gz"), "rt") as f:
             trace = json.load(f)
         want = jsonl_slices(os.path.join(work, "jsonl"))
         ports = {os.path.basename(p)[:-len(".jsonl")]
@@ -162,8 +165,9 @@ def main():
         port = th["name"].split(" #")[0]
         track_port[(th["pid"], th["tid"])] = port
         pids[th["pid"]].add(port.split(".")[0])
-    check(ports <= set(track_port.values()),
-            "every port is a thread: missing %s" % sorted(ports - set(track_port.values()))[:5])
+    tracked = set(track_port.values())
+    check(ports <= tracked,
+          "every port is a thread: missing %s" % sorted(ports - tracked)[:5])
     check(all(len(groups) == 1 for groups in pids.values()) and
             len(pids) == len({p.split(".")[0] for p in ports}),
             "one process per GPU / fabric: %s" % dict(pids))

@@ -91,8 +91,10 @@ bool cli_log_parse(CliLog *l, int argc, char **argv, int *i, bool *used, SimErro
         }
         l->format_given = true;
         return trace_format_parse(v, &l->format) ||
-               sim_error_set(
-                   err, "--log-format %s: expected jsonl, binary, perfetto or vcd", v);
+               sim_error_set(err,
+                             "--log-format %s: expected jsonl, binary, perfetto, "
+                             "perfetto-gz or vcd",
+                             v);
     }
     return true;
 }

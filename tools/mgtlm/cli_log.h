@@ -2,7 +2,7 @@
  *   --log-dir D          write logs into directory D (created with its parents)
  *   --log-ports GLOB     log only matching ports (repeatable; comma-separated lists
  *                        allowed); default all ports
- *   --log-format F       jsonl (default), binary, perfetto or vcd
+ *   --log-format F       jsonl (default), binary, perfetto, perfetto-gz or vcd
  * Each option also accepts the "--opt=value" form. --log-ports and --log-format
  * without --log-dir are errors. */
 #ifndef MGTLM_CLI_LOG_H
@@ -27,7 +27,8 @@ void cli_log_free(CliLog *l);
 
 /* If argv[*i] is a log option, consumes it (and its value), leaves *i on the last
  * argument consumed and sets *used; otherwise *used is false. Fails on a missing or
- * bad value ("--log-format xml: expected jsonl, binary, perfetto or vcd"). */
+ * bad value ("--log-format xml: expected jsonl, binary, perfetto, perfetto-gz or
+ * vcd"). */
 bool cli_log_parse(CliLog *l, int argc, char **argv, int *i, bool *used, SimError *err);
 /* Checks the combination after parsing (options that need --log-dir). */
 bool cli_log_check(const CliLog *l, SimError *err);

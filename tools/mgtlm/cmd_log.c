@@ -1,8 +1,8 @@
-/* `mgtlm log FILE --format jsonl|perfetto|vcd --out DIR`: converts a binary log
- * (written by `--log-format binary`, DIR/trace.mgtlm) into the output of another
- * log format in DIR (created with its parents), byte-identical to the files that
- * format writes directly during the run (kernel/trace/trace_convert.c).
- * Errors (a missing or damaged file, a bad option): one line on stderr, exit 2. */
+/* `mgtlm log FILE --format jsonl|perfetto|perfetto-gz|vcd --out DIR`: converts a binary
+ * log (written by `--log-format binary`, DIR/trace.mgtlm) into the output of another log
+ * format in DIR (created with its parents), byte-identical to the files that format
+ * writes directly during the run (kernel/trace/trace_convert.c). Errors (a missing or
+ * damaged file, a bad option): one line on stderr, exit 2. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +11,7 @@
 
 static void log_usage(FILE *f)
 {
-    fprintf(f, "usage: mgtlm log FILE --format jsonl|perfetto|vcd --out DIR\n"
+    fprintf(f, "usage: mgtlm log FILE --format jsonl|perfetto|perfetto-gz|vcd --out DIR\n"
                "  converts a binary log (--log-format binary) into DIR\n");
 }
 
@@ -62,7 +62,8 @@ int cmd_log(Registry *r, int argc, char **argv)
         return 2;
     }
     if (!trace_format_parse(a.format, &fmt) || fmt == TRACE_BINARY) {
-        fprintf(stderr, "mgtlm log: --format %s: expected jsonl, perfetto or vcd\n",
+        fprintf(stderr,
+                "mgtlm log: --format %s: expected jsonl, perfetto, perfetto-gz or vcd\n",
                 a.format);
         return 2;
     }

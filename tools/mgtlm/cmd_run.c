@@ -36,7 +36,7 @@ static void run_usage(FILE *f)
         f,
         "usage: mgtlm run PLATFORM [--workload W] [--until T] [--set inst.param=v]...\n"
         "                [--log-dir D] [--log-ports GLOB]... [--log-format "
-        "jsonl|binary|perfetto|vcd]\n"
+        "jsonl|binary|perfetto|perfetto-gz|vcd]\n"
         "                [--stats F.json] [--stats-csv F.csv] [--quiet]\n");
 }
 

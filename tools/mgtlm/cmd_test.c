@@ -17,8 +17,9 @@
 
 static void test_usage(FILE *f)
 {
-    fprintf(f, "usage: mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]...\n"
-               "                  [--log-format jsonl|binary|perfetto|vcd]\n");
+    fprintf(f,
+            "usage: mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]...\n"
+            "                  [--log-format jsonl|binary|perfetto|perfetto-gz|vcd]\n");
 }
 
 /* The file name of path without directories and without ".json" (new string). */

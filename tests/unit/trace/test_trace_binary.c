@@ -154,12 +154,14 @@ static void test_convert_identical(void)
     snprintf(bin, sizeof bin, "%s/bin", tmpdir);
     log_run(TRACE_BINARY, bin);
     snprintf(path, sizeof path, "%s/trace.mgtlm", bin);
-    static const TraceFormat fmts[] = {TRACE_JSONL, TRACE_PERFETTO, TRACE_VCD};
+    static const TraceFormat fmts[] = {TRACE_JSONL, TRACE_PERFETTO, TRACE_VCD,
+                                       TRACE_PERFETTO_GZ};
     static const char *const files[][3] = {
         {"gpu0.a.out.jsonl", "gpu1.b.in[0].jsonl", "gpu1.b.idle.jsonl"},
         {"trace.json", NULL, NULL},
-        {"trace.vcd", NULL, NULL}};
-    for (size_t k = 0; k < 3; k++) {
+        {"trace.vcd", NULL, NULL},
+        {"trace.json.gz", NULL, NULL}};
+    for (size_t k = 0; k < 4; k++) {
         snprintf(direct, sizeof direct, "%s/direct-%s", tmpdir,
                  trace_format_name(fmts[k]));
         snprintf(conv, sizeof conv, "%s/conv-%s", tmpdir, trace_format_name(fmts[k]));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "kernel/block.h"
 #include "kernel/platform/platform.h"
@@ -295,6 +296,47 @@ static void test_perfetto_slices(void)
     rig_free(&r);
 }
 
+/* perfetto-gz: DIR/trace.json.gz inflates (zlib) to the bytes of the plain trace of
+ * the same traffic, and carries no time stamp (two runs give the same file). */
+static void test_perfetto_gz(void)
+{
+    char plain[256], gz[256], path[300];
+    snprintf(plain, sizeof plain, "%s/gz-plain", tmpdir);
+    snprintf(gz, sizeof gz, "%s/gz", tmpdir);
+    static const TraceFormat fmts[2] = {TRACE_PERFETTO, TRACE_PERFETTO_GZ};
+    const char *dirs[2] = {plain, gz};
+    for (int k = 0; k < 2; k++) {
+        Rig r;
+        rig_init(&r);
+        SimError err;
+        TraceLog *log = trace_log_open(&r.p, dirs[k], fmts[k], NULL, 0, &err);
+        CHECK(log != NULL);
+        rig_traffic(&r);
+        CHECK(trace_log_close(log, &err));
+        rig_free(&r);
+    }
+    char *want = slurp(plain, "trace.json");
+    snprintf(path, sizeof path, "%s/trace.json.gz", gz);
+    gzFile f = gzopen(path, "rb");
+    CHECK(want != NULL && f != NULL);
+    char *got = calloc(1, 1 << 16);
+    int n = f ? gzread(f, got, (1 << 16) - 1) : -1;
+    CHECK(n > 0 && want && strcmp(got, want) == 0);
+    if (f) {
+        gzclose(f);
+    }
+    FILE *raw = fopen(path, "rb");
+    unsigned char head[10] = {0};
+    CHECK(raw && fread(head, 1, 10, raw) == 10);
+    if (raw) {
+        fclose(raw);
+    }
+    CHECK(head[0] == 0x1f && head[1] == 0x8b);                           /* gzip magic */
+    CHECK(head[4] == 0 && head[5] == 0 && head[6] == 0 && head[7] == 0); /* no mtime */
+    free(got);
+    free(want);
+}
+
 static void test_vcd(void)
 {
     Rig r;
@@ -420,6 +462,8 @@ static void test_formats(void)
     CHECK(trace_format_parse("jsonl", &f) && f == TRACE_JSONL);
     CHECK(trace_format_parse("perfetto", &f) && f == TRACE_PERFETTO);
     CHECK(trace_format_parse("vcd", &f) && f == TRACE_VCD);
+    CHECK(trace_format_parse("binary", &f) && f == TRACE_BINARY);
+    CHECK(trace_format_parse("perfetto-gz", &f) && f == TRACE_PERFETTO_GZ);
     CHECK(!trace_format_parse("csv", &f));
     CHECK_STR(trace_format_name(TRACE_VCD), "vcd");
 }
@@ -433,6 +477,7 @@ int main(void)
     RUN(test_select);
     RUN(test_perfetto);
     RUN(test_perfetto_slices);
+    RUN(test_perfetto_gz);
     RUN(test_vcd);
     RUN(test_vcd_declared);
     RUN(test_fanout);
