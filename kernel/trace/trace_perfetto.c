@@ -50,7 +50,7 @@ typedef struct PerfettoPort {
     TraceSink sink; /* first member: the port's sink */
     struct TracePerfetto *w;
     unsigned pid;
-    IdMap open;          /* request id -> start time << 1 | starts its flow */
+    IdMap open;          /* request id -> the track of its open slice */
     PerfettoLane *lanes; /* track 0: the port's thread */
     size_t nlanes, lanes_cap;
 } PerfettoPort;
