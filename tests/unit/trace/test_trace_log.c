@@ -218,7 +218,7 @@ static void send_from(Rig *r, Port *p, SimTime t, Txn *txn)
 }
 
 /* The events of phase ph at the track named track, as "name@ts" ("name@ts+dur" for
- * complete events) in file order. */
+ * complete events, "name#id@ts" for flow events) in file order. */
 static void perfetto_events(json_t *events, const char *ph, const char *track, char *out,
                             size_t size)
 {
@@ -239,8 +239,14 @@ static void perfetto_events(json_t *events, const char *ph, const char *track, c
             strcmp(json_string_value(json_object_get(e, "ph")), ph) == 0) {
             size_t len = strlen(out);
             json_t *dur = json_object_get(e, "dur");
-            snprintf(out + len, size - len, dur ? "%s%s@%.6f+%.6f" : "%s%s@%.6f",
-                     len ? " " : "", json_string_value(json_object_get(e, "name")),
+            json_t *id = json_object_get(e, "id");
+            len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "",
+                                    json_string_value(json_object_get(e, "name")));
+            if (id) {
+                len += (size_t)snprintf(out + len, size - len, "#%" JSON_INTEGER_FORMAT,
+                                        json_integer_value(id));
+            }
+            snprintf(out + len, size - len, dur ? "@%.6f+%.6f" : "@%.6f",
                      json_number_value(json_object_get(e, "ts")), json_number_value(dur));
         }
     }
@@ -285,13 +291,13 @@ static void test_perfetto_slices(void)
     perfetto_events(ev, "X", "gpu0.b.cu[1] #2", got, sizeof got);
     CHECK_STR(got, "read 2@0.010000+0.015000");
     perfetto_events(ev, "s", "gpu0.a.out", got, sizeof got);
-    CHECK_STR(got, "txn@0.000000");
+    CHECK_STR(got, "txn#1@0.000000");
     perfetto_events(ev, "s", "gpu0.a.out #2", got, sizeof got);
-    CHECK_STR(got, "txn@0.000000");
+    CHECK_STR(got, "txn#2@0.000000");
     perfetto_events(ev, "t", "gpu0.b.cu[1]", got, sizeof got);
-    CHECK_STR(got, "txn@0.010000");
+    CHECK_STR(got, "txn#1@0.010000");
     perfetto_events(ev, "t", "gpu0.b.cu[1] #2", got, sizeof got);
-    CHECK_STR(got, "txn@0.010000");
+    CHECK_STR(got, "txn#2@0.010000");
     json_decref(doc);
     rig_free(&r);
 }
