@@ -47,11 +47,24 @@ bool trace_attach(Port *p, TraceSink *sink, SimError *err);
  * sink is left. Every attached sink must be detached before its port is freed. */
 void trace_detach(Port *p, TraceSink *sink);
 
-typedef enum TraceFormat { TRACE_JSONL, TRACE_PERFETTO, TRACE_VCD } TraceFormat;
+typedef enum TraceFormat {
+    TRACE_JSONL,
+    TRACE_PERFETTO,
+    TRACE_VCD,
+    TRACE_BINARY,
+    TRACE_PERFETTO_GZ,
+    TRACE_FORMAT_COUNT
+} TraceFormat;
 
-/* "jsonl", "perfetto", "vcd". */
+/* "jsonl", "perfetto", "vcd", "binary", "perfetto-gz". */
 const char *trace_format_name(TraceFormat fmt);
 bool trace_format_parse(const char *name, TraceFormat *out);
+
+/* Converts the binary log at path (--log-format binary) into format fmt (jsonl,
+ * perfetto, perfetto-gz or vcd) in dir, created with its parents: the files that format
+ * writes directly, byte for byte. Fails on a file that is not a binary log or is damaged
+ * ("PATH: byte N: message") and on output errors. */
+bool trace_convert(const char *path, const char *dir, TraceFormat fmt, SimError *err);
 
 typedef struct TraceLog TraceLog;
 

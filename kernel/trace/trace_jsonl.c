@@ -17,6 +17,7 @@ typedef struct TraceJsonl TraceJsonl;
 typedef struct JsonlPort {
     TraceSink sink; /* first member: the port's sink */
     TraceJsonl *w;
+    const char *name; /* the port's full name (borrowed from the layout) */
     char *path;
     FILE *f;       /* NULL while closed */
     uint64_t used; /* tick of the last write, for eviction */
@@ -78,17 +79,25 @@ static bool port_open(JsonlPort *jp, const char *mode)
     return true;
 }
 
-static void jsonl_record(TraceSink *sink, const Port *port, const char *ev, const Txn *t)
+static void jsonl_record(TraceWriter *base, size_t i, SimTime t, const char *ev,
+                         const Txn *txn)
 {
-    JsonlPort *jp = (JsonlPort *)sink;
+    JsonlPort *jp = &((TraceJsonl *)base)->ports[i];
     if (jp->error || (!jp->f && !port_open(jp, "a"))) {
         return;
     }
     jp->used = ++jp->w->tick;
-    if (!trace_record_write(jp->f, sim_now(port->owner->sim), port->name, ev, t) ||
-        fputc('\n', jp->f) == EOF) {
+    if (!trace_record_write(jp->f, t, jp->name, ev, txn) || fputc('\n', jp->f) == EOF) {
         port_fail(jp, errno);
     }
+}
+
+static void jsonl_sink_record(TraceSink *sink, const Port *port, const char *ev,
+                              const Txn *t)
+{
+    JsonlPort *jp = (JsonlPort *)sink;
+    jsonl_record(&jp->w->base, (size_t)(jp - jp->w->ports), sim_now(port->owner->sim), ev,
+                 t);
 }
 
 static TraceSink *jsonl_sink(TraceWriter *base, size_t i)
@@ -114,9 +123,9 @@ static bool jsonl_close(TraceWriter *base, SimError *err)
     return ok;
 }
 
-TraceWriter *trace_jsonl_open(const char *dir, Port *const *ports, size_t n,
-                              SimError *err)
+TraceWriter *trace_jsonl_open(const char *dir, const TraceLayout *lay, SimError *err)
 {
+    size_t n = lay->n;
     TraceJsonl *w = calloc(1, sizeof *w);
     JsonlPort *v = calloc(n ? n : 1, sizeof *v);
     if (!w || !v) {
@@ -126,14 +135,16 @@ TraceWriter *trace_jsonl_open(const char *dir, Port *const *ports, size_t n,
         return NULL;
     }
     w->base.sink = jsonl_sink;
+    w->base.record = jsonl_record;
     w->base.close = jsonl_close;
     w->ports = v;
     for (size_t i = 0; i < n; i++, w->n++) {
         JsonlPort *jp = &v[i];
-        jp->sink.record = jsonl_record;
+        jp->sink.record = jsonl_sink_record;
         jp->w = w;
+        jp->name = lay->names[i];
         char name[1024];
-        snprintf(name, sizeof name, "%s.jsonl", ports[i]->name);
+        snprintf(name, sizeof name, "%s.jsonl", jp->name);
         jp->path = trace_path(dir, name);
         if (!jp->path || !port_open(jp, "w")) {
             sim_error_set(err, "%s/%s: cannot create: %s", dir, name,

@@ -9,15 +9,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/block.h"
 #include "kernel/glob.h"
 
 struct TraceLog {
     TraceWriter *w;
     Port **ports;
+    const char **names; /* the ports' names, the writer's layout */
     size_t n;
 };
 
-static const char *const format_names[] = {"jsonl", "perfetto", "vcd"};
+static const char *const format_names[] = {"jsonl", "perfetto", "vcd", "binary",
+                                           "perfetto-gz"};
 
 const char *trace_format_name(TraceFormat fmt)
 {
@@ -26,13 +29,23 @@ const char *trace_format_name(TraceFormat fmt)
 
 bool trace_format_parse(const char *name, TraceFormat *out)
 {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < TRACE_FORMAT_COUNT; i++) {
         if (strcmp(name, format_names[i]) == 0) {
             *out = (TraceFormat)i;
             return true;
         }
     }
     return false;
+}
+
+TraceWriter *trace_writer_open(TraceFormat fmt, const char *dir, const TraceLayout *lay,
+                               SimError *err)
+{
+    static TraceWriter *(*const open_fn[TRACE_FORMAT_COUNT])(
+        const char *, const TraceLayout *,
+        SimError *) = {trace_jsonl_open, trace_perfetto_open, trace_vcd_open,
+                       trace_binary_open, trace_perfetto_gz_open};
+    return open_fn[fmt](dir, lay, err);
 }
 
 char *trace_path(const char *dir, const char *name)
@@ -45,8 +58,7 @@ char *trace_path(const char *dir, const char *name)
     return path;
 }
 
-/* mkdir -p dir. */
-static bool make_dir(const char *dir, SimError *err)
+bool trace_make_dir(const char *dir, SimError *err)
 {
     if (!*dir) {
         return sim_error_set(err, "empty log directory name");
@@ -99,7 +111,8 @@ static bool select_ports(TraceLog *log, Platform *p, const char *const *globs,
     }
     bool *used = calloc(nglobs ? nglobs : 1, sizeof *used);
     log->ports = calloc(total ? total : 1, sizeof *log->ports);
-    if (!used || !log->ports) {
+    log->names = calloc(total ? total : 1, sizeof *log->names);
+    if (!used || !log->ports || !log->names) {
         free(used);
         return sim_error_set(err, "out of memory selecting logged ports");
     }
@@ -107,6 +120,7 @@ static bool select_ports(TraceLog *log, Platform *p, const char *const *globs,
         for (size_t k = 0; k < p->blocks[b]->nports; k++) {
             Port *port = &p->blocks[b]->ports[k];
             if (selected(port, globs, nglobs, used)) {
+                log->names[log->n] = port->name;
                 log->ports[log->n++] = port;
             }
         }
@@ -123,6 +137,7 @@ static bool select_ports(TraceLog *log, Platform *p, const char *const *globs,
 
 static void log_free(TraceLog *log)
 {
+    free(log->names);
     free(log->ports);
     free(log);
 }
@@ -135,14 +150,15 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
         sim_error_set(err, "out of memory opening the log");
         return NULL;
     }
-    if (!select_ports(log, p, globs, nglobs, err) || !make_dir(dir, err)) {
+    if (!select_ports(log, p, globs, nglobs, err) || !trace_make_dir(dir, err)) {
         log_free(log);
         return NULL;
     }
-    static TraceWriter *(*const open_fn[])(const char *, Port *const *, size_t,
-                                           SimError *) = {
-        trace_jsonl_open, trace_perfetto_open, trace_vcd_open};
-    log->w = open_fn[fmt](dir, log->ports, log->n, err);
+    const Block *owner = log->n ? log->ports[0]->owner : NULL;
+    TraceLayout lay = {.names = log->names,
+                       .n = log->n,
+                       .cmds = owner && owner->plat ? owner->plat->cmds : NULL};
+    log->w = trace_writer_open(fmt, dir, &lay, err);
     if (!log->w) {
         log_free(log);
         return NULL;

@@ -4,7 +4,8 @@
  * '_') holding four signals: `id` (64 bits, id of the last transaction recorded),
  * `cmd` (4 bits, its command code: 0 read, 1 write, 2 atomic, 3 invalidate,
  * 4 release, 5 kernel_begin, 6 kernel_end, 7 resp, 8 + k for the k-th declared
- * command of the platform's registry, PlatformInfo.cmds (with the shipped hardware
+ * command of the platform's registry, PlatformInfo.cmds given in the layout (with
+ * the shipped hardware
  * 8 monitor, 9 mode), 15 for a declared command past the 7th or not in that list),
  * `send` (1 = last event was a send, 0 = an arrival)
  * and `count` (64 bits, events recorded so far).
@@ -54,6 +55,7 @@ typedef struct TraceVcd {
     SimTime written; /* last "#time" written */
     VcdScope *scopes;
     size_t nscopes, scope_cap;
+    const TxnCmdDecl *const *cmds; /* the layout's declared commands (borrowed) */
 } TraceVcd;
 
 /* The identifier code of signal sig of port i (printable ASCII 33..126). */
@@ -107,12 +109,11 @@ static void flush_step(TraceVcd *w)
 }
 
 /* The 4-bit command code of t (see the header comment). */
-static uint64_t vcd_cmd_code(const Port *port, const Txn *t)
+static uint64_t vcd_cmd_code(const TxnCmdDecl *const *cmds, const Txn *t)
 {
     if (t->cmd != TXN_DECLARED) {
         return (uint64_t)t->cmd;
     }
-    const TxnCmdDecl *const *cmds = port->owner->plat ? port->owner->plat->cmds : NULL;
     for (uint64_t k = 0; cmds && cmds[k] && TXN_DECLARED + k < VCD_CMD_OTHER; k++) {
         if (cmds[k] == t->declared) {
             return TXN_DECLARED + k;
@@ -121,23 +122,30 @@ static uint64_t vcd_cmd_code(const Port *port, const Txn *t)
     return VCD_CMD_OTHER;
 }
 
-static void vcd_record(TraceSink *sink, const Port *port, const char *ev, const Txn *t)
+static void vcd_record(TraceWriter *base, size_t i, SimTime now, const char *ev,
+                       const Txn *t)
 {
-    VcdPort *vp = (VcdPort *)sink;
-    TraceVcd *w = vp->w;
-    SimTime now = sim_now(port->owner->sim);
+    TraceVcd *w = (TraceVcd *)base;
+    VcdPort *vp = &w->ports[i];
     if (now != w->step) {
         flush_step(w);
         w->step = now;
     }
     vp->value[VCD_ID] = t->id;
-    vp->value[VCD_CMD] = vcd_cmd_code(port, t);
+    vp->value[VCD_CMD] = vcd_cmd_code(w->cmds, t);
     vp->value[VCD_SEND] = strcmp(ev, "send") == 0;
     vp->value[VCD_COUNT]++;
     if (!vp->dirty) {
         vp->dirty = true;
         w->dirty[w->ndirty++] = vp->index;
     }
+}
+
+static void vcd_sink_record(TraceSink *sink, const Port *port, const char *ev,
+                            const Txn *t)
+{
+    VcdPort *vp = (VcdPort *)sink;
+    vcd_record(&vp->w->base, vp->index, sim_now(port->owner->sim), ev, t);
 }
 
 static TraceSink *vcd_sink(TraceWriter *base, size_t i)
@@ -268,8 +276,9 @@ static void write_header(TraceVcd *w)
     fputs("$end\n", w->f);
 }
 
-static TraceVcd *vcd_alloc(const char *dir, Port *const *ports, size_t n)
+static TraceVcd *vcd_alloc(const char *dir, const TraceLayout *lay)
 {
+    size_t n = lay->n;
     TraceVcd *w = calloc(1, sizeof *w);
     if (!w) {
         return NULL;
@@ -280,11 +289,12 @@ static TraceVcd *vcd_alloc(const char *dir, Port *const *ports, size_t n)
     w->scopes = calloc(w->scope_cap, sizeof *w->scopes);
     w->path = trace_path(dir, "trace.vcd");
     w->nscopes = 1;
+    w->cmds = lay->cmds;
     bool ok = w->ports && w->dirty && w->scopes && w->path;
     w->n = n;
     for (size_t i = 0; ok && i < n; i++) {
-        w->ports[i] = (VcdPort){.sink.record = vcd_record, .w = w, .index = i};
-        ok = scope_insert(w, &w->ports[i], ports[i]->name);
+        w->ports[i] = (VcdPort){.sink.record = vcd_sink_record, .w = w, .index = i};
+        ok = scope_insert(w, &w->ports[i], lay->names[i]);
     }
     if (!ok) {
         vcd_free(w);
@@ -293,9 +303,9 @@ static TraceVcd *vcd_alloc(const char *dir, Port *const *ports, size_t n)
     return w;
 }
 
-TraceWriter *trace_vcd_open(const char *dir, Port *const *ports, size_t n, SimError *err)
+TraceWriter *trace_vcd_open(const char *dir, const TraceLayout *lay, SimError *err)
 {
-    TraceVcd *w = vcd_alloc(dir, ports, n);
+    TraceVcd *w = vcd_alloc(dir, lay);
     if (!w) {
         sim_error_set(err, "out of memory opening the VCD log");
         return NULL;
@@ -307,6 +317,7 @@ TraceWriter *trace_vcd_open(const char *dir, Port *const *ports, size_t n, SimEr
         return NULL;
     }
     w->base.sink = vcd_sink;
+    w->base.record = vcd_record;
     w->base.close = vcd_close;
     write_header(w);
     return &w->base;

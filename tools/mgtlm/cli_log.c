@@ -56,7 +56,10 @@ bool cli_log_option(CliLog *l, int id, const char *val, SimError *err)
     }
     l->format_given = true;
     return trace_format_parse(val, &l->format) ||
-           sim_error_set(err, "--log-format %s: expected jsonl, perfetto or vcd", val);
+           sim_error_set(
+               err,
+               "--log-format %s: expected jsonl, binary, perfetto, perfetto-gz or vcd",
+               val);
 }
 
 bool cli_log_check(const CliLog *l, SimError *err)

@@ -2,7 +2,7 @@
  *   --log-dir D          write logs into directory D (created with its parents)
  *   --log-ports GLOB     log only matching ports (repeatable; comma-separated lists
  *                        allowed); default all ports
- *   --log-format F       jsonl (default), perfetto or vcd
+ *   --log-format F       jsonl (default), binary, perfetto, perfetto-gz or vcd
  * A subcommand puts CLI_LOG_OPTS in its option table (cli_opt.h) and hands their ids
  * to cli_log_option. --log-ports and --log-format without --log-dir are errors. */
 #ifndef MGTLM_CLI_LOG_H
@@ -33,11 +33,13 @@ enum { CLI_LOG_DIR = CLI_LONG_ONLY + 100, CLI_LOG_PORTS, CLI_LOG_FORMAT };
         {CLI_LOG_PORTS, "log-ports", "GLOB",                                             \
          "log only matching ports (repeatable; default all)"},                           \
     {                                                                                    \
-        CLI_LOG_FORMAT, "log-format", "FORMAT", "jsonl (default), perfetto or vcd"       \
+        CLI_LOG_FORMAT, "log-format", "FORMAT",                                          \
+            "jsonl (default), binary, perfetto, perfetto-gz or vcd"                      \
     }
 
 /* Applies log option id (one of CLI_LOG_*) with its value. Fails on a bad value
- * ("--log-format xml: expected jsonl, perfetto or vcd"). */
+ * ("--log-format xml: expected jsonl, binary, perfetto,
+ * perfetto-gz or vcd"). */
 bool cli_log_option(CliLog *l, int id, const char *val, SimError *err);
 /* Checks the combination after parsing (options that need --log-dir). */
 bool cli_log_check(const CliLog *l, SimError *err);

@@ -14,5 +14,6 @@ int cmd_blocks(Registry *r, int argc, char **argv);
 int cmd_cost(Registry *r, int argc, char **argv);
 int cmd_serve(Registry *r, int argc, char **argv);
 int cmd_compare(Registry *r, int argc, char **argv);
+int cmd_log(Registry *r, int argc, char **argv);
 
 #endif

@@ -27,6 +27,7 @@ static const Command commands[] = {
     {"validate", cmd_validate, "check a platform file; --dump prints the flat form"},
     {"blocks", cmd_blocks, "list block types, or one type's ports and parameters"},
     {"cost", cmd_cost, "storage of every stateful block (bits per entry, bytes)"},
+    {"log", cmd_log, "convert a binary log to JSONL, Perfetto or VCD"},
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
     {"compare", cmd_compare, "ratios of the stats of two or more runs (--stats files)"},
 };

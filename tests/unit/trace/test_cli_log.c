@@ -86,8 +86,9 @@ static void expect_error(char **argv, const char *want)
 static void test_errors(void)
 {
     expect_error((char *[]){"run", "--log-dir", NULL}, "--log-dir needs DIR");
-    expect_error((char *[]){"run", "--log-format", "xml", NULL},
-                 "--log-format xml: expected jsonl, perfetto or vcd");
+    expect_error(
+        (char *[]){"run", "--log-format", "xml", NULL},
+        "--log-format xml: expected jsonl, binary, perfetto, perfetto-gz or vcd");
     expect_error((char *[]){"run", "--log-ports", "a,,b", "--log-dir", "d", NULL},
                  "--log-ports a,,b: empty pattern");
     expect_error((char *[]){"run", "--log-ports", "tb.*", NULL},

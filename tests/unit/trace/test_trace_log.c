@@ -2,12 +2,14 @@
  * trace_fanout.c.
  * Trace log writers and fan-out: JSONL files per port (content and empty files for
  * idle ports), the Perfetto trace parses as JSON with the expected tracks and events,
+ * its request-response slices (extra tracks for overlapping ones) and flow events,
  * the VCD has a valid header, scopes and one change per signal per time step, codes
  * declared commands by their position in the platform's list, port
  * selection by glob, and a port recorded by two sinks at once. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "kernel/block.h"
 #include "kernel/platform/platform.h"
@@ -185,8 +187,11 @@ static void test_perfetto(void)
         const char *name = json_string_value(json_object_get(e, "name"));
         CHECK(ph && name && json_is_integer(json_object_get(e, "pid")) &&
               json_is_integer(json_object_get(e, "tid")));
-        if (ph && strcmp(ph, "M") == 0 && name && strcmp(name, "thread_name") == 0) {
-            threads++;
+        if (ph && strcmp(ph, "M") == 0 && name && strcmp(name, "thread_name") == 0 &&
+            !strstr(
+                json_string_value(json_object_get(json_object_get(e, "args"), "name")),
+                " #")) {
+            threads++; /* the ports' own tracks, not the extra tracks of slices */
         }
         if (ph && strcmp(ph, "i") == 0) {
             instants++;
@@ -204,6 +209,138 @@ static void test_perfetto(void)
     CHECK(saw_recv_15ns);
     json_decref(doc);
     rig_free(&r);
+}
+
+/* Sends obj from port subject (a scheduled process). */
+static void send_from(Rig *r, Port *p, SimTime t, Txn *txn)
+{
+    sim_schedule(r->sim, t, SIM_PRIO_DEFAULT, send_proc, p, txn);
+}
+
+/* The events of phase ph at the track named track, as "name@ts" ("name@ts+dur" for
+ * complete events, "name#id@ts" for flow events) in file order. */
+static void perfetto_events(json_t *events, const char *ph, const char *track, char *out,
+                            size_t size)
+{
+    json_int_t tid = -1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        const char *n =
+            json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+        if (strcmp(json_string_value(json_object_get(e, "name")), "thread_name") == 0 &&
+            n && strcmp(n, track) == 0) {
+            tid = json_integer_value(json_object_get(e, "tid"));
+        }
+    }
+    out[0] = '\0';
+    json_array_foreach(events, i, e) {
+        if (json_integer_value(json_object_get(e, "tid")) == tid &&
+            strcmp(json_string_value(json_object_get(e, "ph")), ph) == 0) {
+            size_t len = strlen(out);
+            json_t *dur = json_object_get(e, "dur");
+            json_t *id = json_object_get(e, "id");
+            len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "",
+                                    json_string_value(json_object_get(e, "name")));
+            if (id) {
+                len += (size_t)snprintf(out + len, size - len, "#%" JSON_INTEGER_FORMAT,
+                                        json_integer_value(id));
+            }
+            snprintf(out + len, size - len, dur ? "@%.6f+%.6f" : "@%.6f",
+                     json_number_value(json_object_get(e, "ts")), json_number_value(dur));
+        }
+    }
+}
+
+/* Two overlapping reads from gpu0.a.out answered by gpu0.b.cu[1]: a slice per
+ * request and port, from the request's record to the response's, overlapping ones on
+ * a second track of the port; flow events start the transaction's chain at the
+ * requester and step at the responder. */
+static void test_perfetto_slices(void)
+{
+    Rig r;
+    rig_init(&r);
+    SimError err;
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/slices", tmpdir);
+    TraceLog *log = trace_log_open(&r.p, dir, TRACE_PERFETTO, NULL, 0, &err);
+    CHECK(log != NULL);
+    Port *a = &r.a.ports[0], *b = &r.b.ports[0];
+    Txn *rd1 = txn_new(r.sim, TXN_READ, 0x40, 4);
+    Txn *rd2 = txn_new(r.sim, TXN_READ, 0x80, 4);
+    Txn *resp1 = txn_new_response(r.sim, rd1);
+    Txn *resp2 = txn_new_response(r.sim, rd2);
+    send_from(&r, a, 0, rd1);
+    send_from(&r, a, 0, rd2);
+    send_from(&r, b, 20 * SIM_NS, resp1);
+    send_from(&r, b, 25 * SIM_NS, resp2);
+    sim_run(r.sim, SIM_TIME_MAX);
+    CHECK(trace_log_close(log, &err));
+    char path[300], got[512];
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    CHECK(doc != NULL);
+    json_t *ev = json_object_get(doc, "traceEvents");
+    perfetto_events(ev, "X", "gpu0.a.out", got, sizeof got);
+    CHECK_STR(got, "read 1@0.000000+0.030000");
+    perfetto_events(ev, "X", "gpu0.a.out #2", got, sizeof got);
+    CHECK_STR(got, "read 2@0.000000+0.035000");
+    perfetto_events(ev, "X", "gpu0.b.cu[1]", got, sizeof got);
+    CHECK_STR(got, "read 1@0.010000+0.010000");
+    perfetto_events(ev, "X", "gpu0.b.cu[1] #2", got, sizeof got);
+    CHECK_STR(got, "read 2@0.010000+0.015000");
+    perfetto_events(ev, "s", "gpu0.a.out", got, sizeof got);
+    CHECK_STR(got, "txn#1@0.000000");
+    perfetto_events(ev, "s", "gpu0.a.out #2", got, sizeof got);
+    CHECK_STR(got, "txn#2@0.000000");
+    perfetto_events(ev, "t", "gpu0.b.cu[1]", got, sizeof got);
+    CHECK_STR(got, "txn#1@0.010000");
+    perfetto_events(ev, "t", "gpu0.b.cu[1] #2", got, sizeof got);
+    CHECK_STR(got, "txn#2@0.010000");
+    json_decref(doc);
+    rig_free(&r);
+}
+
+/* perfetto-gz: DIR/trace.json.gz inflates (zlib) to the bytes of the plain trace of
+ * the same traffic, and carries no time stamp (two runs give the same file). */
+static void test_perfetto_gz(void)
+{
+    char plain[256], gz[256], path[300];
+    snprintf(plain, sizeof plain, "%s/gz-plain", tmpdir);
+    snprintf(gz, sizeof gz, "%s/gz", tmpdir);
+    static const TraceFormat fmts[2] = {TRACE_PERFETTO, TRACE_PERFETTO_GZ};
+    const char *dirs[2] = {plain, gz};
+    for (int k = 0; k < 2; k++) {
+        Rig r;
+        rig_init(&r);
+        SimError err;
+        TraceLog *log = trace_log_open(&r.p, dirs[k], fmts[k], NULL, 0, &err);
+        CHECK(log != NULL);
+        rig_traffic(&r);
+        CHECK(trace_log_close(log, &err));
+        rig_free(&r);
+    }
+    char *want = slurp(plain, "trace.json");
+    snprintf(path, sizeof path, "%s/trace.json.gz", gz);
+    gzFile f = gzopen(path, "rb");
+    CHECK(want != NULL && f != NULL);
+    char *got = calloc(1, 1 << 16);
+    int n = f ? gzread(f, got, (1 << 16) - 1) : -1;
+    CHECK(n > 0 && want && strcmp(got, want) == 0);
+    if (f) {
+        gzclose(f);
+    }
+    FILE *raw = fopen(path, "rb");
+    unsigned char head[10] = {0};
+    CHECK(raw && fread(head, 1, 10, raw) == 10);
+    if (raw) {
+        fclose(raw);
+    }
+    CHECK(head[0] == 0x1f && head[1] == 0x8b);                           /* gzip magic */
+    CHECK(head[4] == 0 && head[5] == 0 && head[6] == 0 && head[7] == 0); /* no mtime */
+    free(got);
+    free(want);
 }
 
 static void test_vcd(void)
@@ -331,6 +468,8 @@ static void test_formats(void)
     CHECK(trace_format_parse("jsonl", &f) && f == TRACE_JSONL);
     CHECK(trace_format_parse("perfetto", &f) && f == TRACE_PERFETTO);
     CHECK(trace_format_parse("vcd", &f) && f == TRACE_VCD);
+    CHECK(trace_format_parse("binary", &f) && f == TRACE_BINARY);
+    CHECK(trace_format_parse("perfetto-gz", &f) && f == TRACE_PERFETTO_GZ);
     CHECK(!trace_format_parse("csv", &f));
     CHECK_STR(trace_format_name(TRACE_VCD), "vcd");
 }
@@ -343,6 +482,8 @@ int main(void)
     RUN(test_jsonl);
     RUN(test_select);
     RUN(test_perfetto);
+    RUN(test_perfetto_slices);
+    RUN(test_perfetto_gz);
     RUN(test_vcd);
     RUN(test_vcd_declared);
     RUN(test_fanout);
