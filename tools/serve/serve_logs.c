@@ -231,6 +231,16 @@ void serve_logs_close_all(Server *s)
     }
 }
 
+bool serve_logs_conn_streaming(const Server *s, const struct evhttp_connection *evcon)
+{
+    for (const ServeStream *st = s->streams; st; st = st->next) {
+        if (st->evcon == evcon) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void serve_logs_drop_conn(Server *s, struct evhttp_connection *evcon)
 {
     ServeStream *st = s->streams;
