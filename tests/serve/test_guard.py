@@ -91,7 +91,8 @@ def check_token(c, mgtlm, platform, args, token):
         st, r = srv.get("/api/health?token=" + token + "y")
         c.check(st == 401, "wrong token in the query: 401: %s" % st)
         st, r = srv.get("/api/health", headers={"Authorization": "Bearer " + token})
-        c.check(st == 200 and r["time_ps"] == 0, "right token: 200, no run: %s %s" % (st, r))
+        c.check(st == 200 and r["time_ps"] == 0,
+                "right token: 200, no run: %s %s" % (st, r))
         st, r = srv.get("/api/health", headers={"Authorization": "bearer " + token})
         c.check(st == 200, "the scheme is case-insensitive: %s" % st)
         st, r = srv.get("/api/health?token=" + token)
@@ -126,10 +127,11 @@ def check_bad_options(c, mgtlm, platform, tmp):
                          (["--token-file", fifo], "not a regular file"),
                          (["--token-file", tmp], "not a regular file"),
                          (["--idle-timeout", "0"], "--idle-timeout 0: expected")]:
-        p = subprocess.run([mgtlm, "serve", platform] + ATTACH + args, capture_output=True,
-                           text=True, timeout=20)
+        p = subprocess.run([mgtlm, "serve", platform] + ATTACH + args,
+                           capture_output=True, text=True, timeout=20)
         c.check(p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1,
-                "%s -> exit 2 with %r: %d %s" % (args[:2], needle, p.returncode, p.stderr))
+                "%s -> exit 2 with %r: %d %s"
+                % (args[:2], needle, p.returncode, p.stderr))
 
 
 def main():

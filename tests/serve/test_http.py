@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """mgtlm serve HTTP API: routes, run control, inject, log streaming, error statuses
-(400 naming the field, 404, 405, 413, 503 when every connection slot is busy), loopback-only
-listening, reset, shutdown on SIGTERM. Expected times are plain arithmetic on the
-requests (e.g. until 2us then for 500ns -> 2.5us = 2500000 ps); the read-after-write
-data is what the test wrote.
+(400 naming the field, 404, 405, 413, 503 when every connection slot is busy),
+loopback-only listening, reset, shutdown on SIGTERM. Expected times are plain
+arithmetic on the requests (e.g. until 2us then for 500ns -> 2.5us = 2500000 ps); the
+read-after-write data is what the test wrote.
 usage: test_http.py MGTLM PLATFORM"""
 import json
 import socket

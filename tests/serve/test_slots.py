@@ -43,7 +43,8 @@ def check_idle_slots(c, mgtlm, platform):
     srv = Server(mgtlm, [platform] + ATTACH)
     try:
         conns = [keepalive(srv.port) for _ in range(64)]
-        c.check(all(b" 200 OK" in d for _, d in conns), "64 keep-alive connections served")
+        c.check(all(b" 200 OK" in d for _, d in conns),
+                "64 keep-alive connections served")
         st, r = srv.get("/api/health", timeout=20)
         c.check(st == 200 and r["ok"], "a 65th client is served: %s %s" % (st, r))
         c.check(closed_by_server(conns[0][0]), "the longest idle connection was closed")
