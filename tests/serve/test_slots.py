@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """mgtlm serve stays available to a newcomer: 64 idle keep-alive connections do not
 lock it out (the longest idle one is closed for the new one), a silent connection is
-closed after --idle-timeout, and out of file descriptors the server pauses its
+closed after --idle-timeout (but not a log stream waiting for records), and out of file descriptors the server pauses its
 listener, logs the failure once (not once per failed accept) and answers again once
 the connections close. The waits are bounded generously; nothing asserts a duration.
 usage: test_slots.py MGTLM PLATFORM"""
@@ -68,6 +68,20 @@ def check_idle_timeout(c, mgtlm, platform):
         silent = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
         c.check(closed_by_server(silent), "a connection that never sends is closed too")
         silent.close()
+        # a log stream stays open while the simulation is paused, past the timeout
+        stream = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        stream.sendall(b"GET /api/logs?ports=tb.host.* HTTP/1.1\r\n"
+                       b"Host: 127.0.0.1:%d\r\n\r\n" % srv.port)
+        head = stream.recv(4096)
+        c.check(not closed_by_server(stream, 3.0), "an idle log stream is not closed")
+        srv.post("/api/inject", {"port": "tb.host",
+                                 "txn": {"cmd": "read", "addr": "0x0", "len": 4}})
+        srv.post("/api/run", {"for": "1us", "wait": True})
+        stream.settimeout(10)
+        data = head + stream.recv(65536)
+        c.check(b" 200 OK" in data and b'"ev":"send"' in data,
+                "and it still streams records: %r" % data[-200:])
+        stream.close()
     finally:
         srv.stop()
 
