@@ -99,15 +99,34 @@ static size_t substitute_port(const uint8_t *data, size_t size, char *out)
     return n;
 }
 
+/* A non-blocking connection to the server. libFuzzer's timeout alarm (SIGALRM)
+   interrupts system calls, so a connect that returns EINTR goes on in the background:
+   wait for it rather than fail. */
 static int connect_server(void)
 {
     struct sockaddr_in a = {.sin_family = AF_INET,
                             .sin_port = htons((uint16_t)fuzz_server.http_port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        perror("fuzz_http: connect");
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int e = 0;
+    socklen_t elen = sizeof e;
+    if (fd < 0) {
+        perror("fuzz_http: socket");
         exit(2);
+    }
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (errno != EINPROGRESS && errno != EINTR) {
+            perror("fuzz_http: connect");
+            exit(2);
+        }
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        while (poll(&p, 1, -1) != 1) {
+            serve_round(&fuzz_server);
+        }
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) != 0 || e != 0) {
+            fprintf(stderr, "fuzz_http: connect: %s\n", strerror(e));
+            exit(2);
+        }
     }
     return fd;
 }
