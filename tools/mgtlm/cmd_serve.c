@@ -21,20 +21,19 @@
 
 static void serve_usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: mgtlm serve PLATFORM [--listen HOST:PORT] [--allow-remote]\n"
-        "                  [--set inst.param=v]... [--attach NAME=PORT]...\n"
-        "                  [--pcie-ip HOST:PORT=INSTANCE.PORT]... [--quantum T]\n"
-        "                  [--slice-events N] [--max-body SIZE] [--max-conns N]\n"
-        "                  [--idle-timeout S] [--token T | --token-file F]\n"
-        "  --listen        HTTP address (default 127.0.0.1:8642; port 0 = any free)\n"
-        "  --attach        wire endpoint tb.NAME to an unbound platform port for "
-        "/api/inject\n"
-        "  --pcie-ip       accept a warp-pipe PCIe-over-TCP peer bridged to a port\n"
-        "  --quantum       simulated time between two socket polls (default 1us)\n"
-        "  --idle-timeout  seconds before a silent connection is closed (default 15)\n"
-        "  --token         access token required on every request (or --token-file)\n");
+    fprintf(f,
+            "usage: mgtlm serve PLATFORM [--listen HOST:PORT] [--allow-remote]\n"
+            "                  [--set inst.param=v]... [--attach NAME=PORT]...\n"
+            "                  [--pcie-ip HOST:PORT=INSTANCE.PORT]... [--quantum T]\n"
+            "                  [--slice-events N] [--max-body SIZE] [--max-conns N]\n"
+            "                  [--idle-timeout S] [--token T | --token-file F]\n"
+            "  --listen        HTTP address (default 127.0.0.1:8642; port 0 = any free)\n"
+            "  --attach        wire endpoint tb.NAME to an unbound platform port for "
+            "/api/inject\n"
+            "  --pcie-ip       accept a warp-pipe PCIe-over-TCP peer bridged to a port\n"
+            "  --quantum       simulated time between two socket polls (default 1us)\n"
+            "  --idle-timeout  seconds a connection may stay silent (default 15)\n"
+            "  --token         access token required on every request\n");
 }
 
 /* Splits "HOST:PORT" (HOST may be "[v6]") into host (written into buf) and port. */
