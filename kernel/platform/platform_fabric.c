@@ -219,6 +219,12 @@ static bool platform_fabric_ends(PlatformLoad *ld, TopologyGen *g, SimError *err
                              "missing key \"uplink\" (the port joined to the fabric)");
     }
     g->uplink = json_string_value(up);
+    if (strchr(g->uplink, '*')) {
+        /* the uplink is written as it is into each GPU's wire, where a later load of
+           the flat dump would expand it */
+        return platform_fail(ld, "/gpu/uplink", err,
+                             "\"%s\": one port, without [*] or a glob", g->uplink);
+    }
     return true;
 }
 

@@ -14,10 +14,11 @@ START_TIMEOUT = 20.0
 
 
 class Server:
-    def __init__(self, mgtlm, args, env=None):
+    def __init__(self, mgtlm, args, env=None, preexec_fn=None):
         self.log = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([mgtlm, "serve"] + args + ["--listen", "127.0.0.1:0"],
-                                     stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+                                     stdout=subprocess.DEVNULL, stderr=self.log, env=env,
+                                     preexec_fn=preexec_fn)
         self.port = None
         self.pcie_ports = []
         deadline = time.time() + START_TIMEOUT
@@ -42,10 +43,11 @@ class Server:
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)
 
-    def request(self, method, path, body=None, raw=None, timeout=30.0):
+    def request(self, method, path, body=None, raw=None, timeout=30.0, headers=None):
         """(status, parsed JSON or text)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        req = urllib.request.Request(self.url(path), data=data, method=method)
+        req = urllib.request.Request(self.url(path), data=data, method=method,
+                                     headers=headers or {})
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
                 status, text = r.status, r.read().decode()

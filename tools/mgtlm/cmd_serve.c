@@ -1,12 +1,17 @@
 /* `mgtlm serve PLATFORM [options]`: the long-running front end (tools/serve/,
  * docs/serve.md): an HTTP JSON API and dashboard, log streaming, and PCIe/IP
  * co-simulation peers. This file only parses the command line.
- * Decision: every listening address must be numeric; anything but loopback
- * (127.0.0.0/8, ::1) needs --allow-remote. */
+ * Decisions: every listening address must be numeric; anything but loopback
+ * (127.0.0.0/8, ::1) needs --allow-remote. A token is URL-safe (the dashboard
+ * passes it in its query) and --token-file keeps it out of the process list. */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_opt.h"
 #include "cli_set.h"
@@ -24,6 +29,9 @@ enum {
     SERVE_MAX_BODY,
     SERVE_MAX_CONNS,
     SERVE_PCIE_TIMEOUT,
+    SERVE_IDLE_TIMEOUT,
+    SERVE_TOKEN,
+    SERVE_TOKEN_FILE,
 };
 
 static const CliOpt serve_opts[] = {
@@ -40,6 +48,11 @@ static const CliOpt serve_opts[] = {
     {SERVE_MAX_CONNS, "max-conns", "N", "most open HTTP connections (64, up to 4096)"},
     {SERVE_PCIE_TIMEOUT, "pcie-timeout", "TIME",
      "PCIe/IP completion timeout, wall clock (50ms; 50us..64s)"},
+    {SERVE_IDLE_TIMEOUT, "idle-timeout", "S",
+     "seconds a connection may stay silent (15; 1..3600)"},
+    {SERVE_TOKEN, "token", "T", "access token required on every request"},
+    {SERVE_TOKEN_FILE, "token-file", "F",
+     "read the access token from the first line of F"},
     CLI_OPT_HELP,
 };
 
@@ -108,9 +121,12 @@ static bool check_host(const char *opt, const char *host, bool allow_remote)
     return true;
 }
 
+#define SERVE_TOKEN_MAX 256
+
 typedef struct ServeArgs {
     ServeConfig cfg;
     char host[64];
+    char token[SERVE_TOKEN_MAX + 2];
     char pcie_hosts[SERVE_MAX_PCIE][64];
 } ServeArgs;
 
@@ -161,6 +177,58 @@ static bool parse_pcie(ServeArgs *a, const char *val)
     return true;
 }
 
+/* A token is 1 to SERVE_TOKEN_MAX URL-safe characters (it may travel in a query). */
+static bool set_token(ServeArgs *a, const char *opt, const char *val, size_t len)
+{
+    bool ok = len > 0 && len <= SERVE_TOKEN_MAX && !a->cfg.token;
+    for (size_t i = 0; ok && i < len; i++) {
+        ok = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~",
+                    val[i]) != NULL &&
+             val[i] != '\0';
+    }
+    if (!ok) {
+        fprintf(stderr, "mgtlm serve: %s: %s\n", opt,
+                a->cfg.token ? "only one of --token and --token-file"
+                             : "expected 1 to 256 characters among A-Z a-z 0-9 - . _ ~");
+        return false;
+    }
+    memcpy(a->token, val, len);
+    a->token[len] = '\0';
+    a->cfg.token = a->token;
+    return true;
+}
+
+/* The token is the file's first line (a regular file, one line, a newline or not);
+   opened without blocking, so that a FIFO is refused rather than waited on. */
+static bool read_token_file(ServeArgs *a, const char *path)
+{
+    char buf[SERVE_TOKEN_MAX + 3];
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "mgtlm serve: --token-file %s: %s\n", path,
+                fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0) {
+            close(fd);
+        }
+        return false;
+    }
+    ssize_t n = read(fd, buf, sizeof buf);
+    int read_errno = errno;
+    close(fd);
+    if (n < 0) {
+        fprintf(stderr, "mgtlm serve: --token-file %s: %s\n", path, strerror(read_errno));
+        return false;
+    }
+    if (n > 0 && buf[n - 1] == '\n') {
+        n--;
+    }
+    if (n > 0 && buf[n - 1] == '\r') {
+        n--;
+    }
+    return set_token(a, "--token-file", buf, (size_t)n);
+}
+
 static bool parse_value(ServeArgs *a, int id, const char *val, json_t *sets)
 {
     SimError err;
@@ -185,6 +253,12 @@ static bool parse_value(ServeArgs *a, int id, const char *val, json_t *sets)
     }
     if (id == SERVE_PCIE_IP) {
         return parse_pcie(a, val);
+    }
+    if (id == SERVE_TOKEN) {
+        return set_token(a, "--token", val, strlen(val));
+    }
+    if (id == SERVE_TOKEN_FILE) {
+        return read_token_file(a, val);
     }
     if (id == SERVE_QUANTUM) {
         if (!units_parse_time(val, 0, &a->cfg.quantum, &err) || a->cfg.quantum == 0) {
@@ -212,6 +286,16 @@ static bool parse_value(ServeArgs *a, int id, const char *val, json_t *sets)
             return false;
         }
         a->cfg.max_body = (size_t)v;
+        return true;
+    }
+    if (id == SERVE_IDLE_TIMEOUT) {
+        v = strtoull(val, &end, 10);
+        if (*end || end == val || v == 0 || v > 3600) {
+            fprintf(stderr,
+                    "mgtlm serve: --idle-timeout %s: expected seconds in 1..3600\n", val);
+            return false;
+        }
+        a->cfg.idle_timeout = (unsigned)v;
         return true;
     }
     bool conns = id == SERVE_MAX_CONNS;
@@ -287,6 +371,7 @@ int cmd_serve(Registry *r, int argc, char **argv)
     a.cfg.sets = sets;
     a.cfg.max_body = 64 * 1024;
     a.cfg.max_conns = 64;
+    a.cfg.idle_timeout = 15;
     a.cfg.max_streams = 8;
     a.cfg.slice_events = 2000;
     a.cfg.quantum = SIM_US;

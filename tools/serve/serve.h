@@ -40,6 +40,8 @@ typedef struct ServeConfig {
     size_t npcie;
     size_t max_body;       /* request body limit, bytes (413 above) */
     unsigned max_conns;    /* concurrent HTTP connections served */
+    unsigned idle_timeout; /* seconds a connection may stay silent */
+    const char *token;     /* access token every request must carry (NULL: none) */
     unsigned max_streams;  /* concurrent /api/logs streams */
     uint64_t slice_events; /* events executed between two I/O polls */
     SimTime quantum;       /* simulated time between two I/O polls (co-simulation) */
@@ -47,11 +49,14 @@ typedef struct ServeConfig {
 } ServeConfig;
 
 typedef struct ServeWaiter ServeWaiter;
+typedef struct ServeConn ServeConn;
 typedef struct ServeStream ServeStream;
 typedef struct PcieIp PcieIp;
 struct event_base;
 struct evhttp;
 struct evhttp_connection;
+struct evconnlistener;
+struct event;
 
 typedef struct Server {
     const ServeConfig *cfg;
@@ -68,9 +73,13 @@ typedef struct Server {
     ServeWaiter *waiters;    /* POST /api/run with "wait": answered when it stops */
     ServeStream *streams;    /* GET /api/logs */
     unsigned nstreams;
-    struct evhttp_connection **conn_v; /* connections admitted (unordered) */
+    ServeConn *conn_v; /* connections admitted (unordered) */
     size_t nconns, conn_cap;
-    PcieIp *pcie[SERVE_MAX_PCIE]; /* owned */
+    uint64_t conn_seq;               /* requests admitted so far (idle order) */
+    struct evconnlistener *listener; /* evhttp's, borrowed */
+    struct event *accept_timer;      /* re-enables the listener (owned) */
+    bool accept_logged;              /* accept() failure reported (once) */
+    PcieIp *pcie[SERVE_MAX_PCIE];    /* owned */
     bool quit;
     char *stats_text;      /* cached GET /api/stats answer (owned) */
     uint64_t stats_events; /* ... rendered after this many events */

@@ -5,7 +5,8 @@
  * Decisions: without `ports` every port is streamed; a glob matching no port is a
  * 404 naming it. Memory stays bounded: while a client has more than
  * SERVE_STREAM_BACKLOG bytes unsent, the kernel does not advance (records are never
- * dropped, the simulation waits for the reader). */
+ * dropped, the simulation waits for the reader). A stream has no read timeout (it
+ * may stay silent for as long as the simulation is paused). */
 #include "serve_logs.h"
 
 #include <stdlib.h>
@@ -198,6 +199,11 @@ void serve_logs_open(Server *s, struct evhttp_request *req, const char *globs)
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
                       "application/x-ndjson");
     evhttp_send_reply_start(req, 200, "OK");
+    /* a stream stays silent while the simulation is paused: no read timeout (a client
+       that hangs up is still noticed); a client that stops reading is dropped after
+       the idle timeout */
+    struct timeval wt = {(time_t)s->cfg->idle_timeout, 0};
+    bufferevent_set_timeouts(evhttp_connection_get_bufferevent(st->evcon), NULL, &wt);
 }
 
 void serve_logs_flush(Server *s)
@@ -229,6 +235,16 @@ void serve_logs_close_all(Server *s)
     while (s->streams) {
         stream_end(s, s->streams);
     }
+}
+
+bool serve_logs_conn_streaming(const Server *s, const struct evhttp_connection *evcon)
+{
+    for (const ServeStream *st = s->streams; st; st = st->next) {
+        if (st->evcon == evcon) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void serve_logs_drop_conn(Server *s, struct evhttp_connection *evcon)

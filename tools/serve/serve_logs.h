@@ -19,6 +19,8 @@ void serve_logs_flush(Server *s);
 bool serve_logs_backlogged(const Server *s);
 /* Ends every stream (detaching its sinks). */
 void serve_logs_close_all(Server *s);
+/* True if a log stream is being sent on evcon. */
+bool serve_logs_conn_streaming(const Server *s, const struct evhttp_connection *evcon);
 /* The client of evcon went away: drops its streams. */
 void serve_logs_drop_conn(Server *s, struct evhttp_connection *evcon);
 
