@@ -4,10 +4,7 @@
  *  "wires": [{"a", "b", "latency"}]}.
  * Instances and wires are taken as listed (no templates, fabric or extends); "gpu" is
  * -1 or a GPU index, "index" must agree with the name's trailing "[k]" (-1 without
- * one). Command-line and extra sets apply after the instances are read.
- * Decision: when some instance belongs to a GPU, `gpus` must be one more than the
- * highest such GPU: a hand-edited `gpus` is refused at load instead of modelling GPUs
- * without hardware (or a fabric routing to none). */
+ * one). Command-line and extra sets apply after the instances are read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -68,7 +65,6 @@ static bool platform_flat_instances(PlatformLoad *ld, json_t *list, SimError *er
 {
     size_t i;
     json_t *e;
-    int last_gpu = -1;
     json_array_foreach(list, i, e) {
         char p[PLATFORM_PATH_MAX];
         snprintf(p, sizeof p, "/instances");
@@ -76,14 +72,6 @@ static bool platform_flat_instances(PlatformLoad *ld, json_t *list, SimError *er
         if (!platform_flat_instance(ld, e, p, err)) {
             return false;
         }
-        int g = ld->desc->inst[ld->desc->ninst - 1].gpu;
-        last_gpu = g > last_gpu ? g : last_gpu;
-    }
-    if (last_gpu >= 0 && (unsigned)last_gpu + 1 != ld->desc->info.gpus) {
-        return platform_fail(ld, "/gpus", err,
-                             "%u GPUs, but the instances end at GPU %d (a flat dump is "
-                             "already expanded: its gpus cannot change)",
-                             ld->desc->info.gpus, last_gpu);
     }
     return true;
 }
