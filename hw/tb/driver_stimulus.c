@@ -10,9 +10,10 @@
  * for writes; `req` (required) and `status` (default "ok") only for "resp".
  * Decision: `len` is at most DRIVER_LEN_MAX (1 MiB, far above any transfer the blocks
  * model) so that a 12-byte field cannot make the driver, a block or `serve` allocate
- * gigabytes (`data` costs its own size in the input already); a read or atomic of 0 bytes
- * is refused (it would move nothing and no block models it); `threads` sizes must add up
- * to `len`. */
+ * gigabytes (`data` costs its own size in the input already); an entry due past
+ * SIM_TIME_LIMIT (kernel/simtime.h) would never be sent, so it is refused; a read or
+ * atomic of 0 bytes is refused (it would move nothing and no block models it); `threads`
+ * sizes must add up to `len`. */
 #include "driver_stimulus.h"
 
 #include <inttypes.h>
@@ -143,10 +144,12 @@ static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
         return stim_fail(c, "t", "%s is earlier than the previous entry (%" PRIu64 " ps)",
                          s, prev);
     }
-    if (gap && v > SIM_TIME_MAX - prev) {
-        return stim_fail(c, "gap", "%s overflows the time range", s);
+    SimTime at = t ? v : v > SIM_TIME_LIMIT - prev ? SIM_TIME_MAX : prev + v;
+    if (at > SIM_TIME_LIMIT) {
+        return stim_fail(c, key,
+                         "%s puts the entry past the end of simulated time (2^63 ps)", s);
     }
-    *out = t ? v : prev + v;
+    *out = at;
     return true;
 }
 
