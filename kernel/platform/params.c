@@ -146,6 +146,19 @@ uint64_t params_max(const ParamDef *d)
     return d->max ? d->max : params_type_max(d->type);
 }
 
+bool params_parse_latency(const char *s, SimTime clock_ps, SimTime *out, SimError *err)
+{
+    char b[UNITS_BUF];
+    if (!units_parse_time(s, clock_ps, out, err)) {
+        return false;
+    }
+    if (*out > PARAMS_TIME_MAX) {
+        return sim_error_set(err, "%s is above maximum %s", s,
+                             units_format_time(PARAMS_TIME_MAX, b));
+    }
+    return true;
+}
+
 static bool params_bounds(const ParamDef *d, uint64_t v, const char *shown, SimError *err)
 {
     char b[UNITS_BUF];

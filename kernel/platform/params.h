@@ -33,6 +33,9 @@
 uint64_t params_type_max(ParamType t);
 /* The maximum of d: its table's max, else params_type_max(d->type). */
 uint64_t params_max(const ParamDef *d);
+/* Parses a wire or fabric latency (a time string; clock_ps for "cycles") into *out,
+ * refusing one above PARAMS_TIME_MAX like a time parameter. Errors name no location. */
+bool params_parse_latency(const char *s, SimTime clock_ps, SimTime *out, SimError *err);
 
 /* Writes value (or the default when value is NULL) into the field of state described
  * by d. Errors name no location; the caller prefixes file and JSON path. Apply each
