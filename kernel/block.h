@@ -55,7 +55,8 @@ typedef struct ParamDef {
     ParamType type;
     const char *def;            /* default, written as in JSON ("30ns", "64", "true") */
     uint64_t min, max;          /* inclusive bounds in base units (U64/TIME/SIZE/BW/FREQ,
-                                   and list length for U64_LIST); max 0 = no bound */
+                                   and list length for U64_LIST); max 0 = the
+                                   type's maximum, params_type_max() */
     double dmin, dmax;          /* bounds for PT_DOUBLE */
     const char *const *choices; /* PT_ENUM: NULL-terminated */
     const char *doc;

@@ -32,7 +32,8 @@ void sim_event_notify_at(SimEvent *ev, SimTime at)
 
 void sim_event_notify(SimEvent *ev, SimTime delay)
 {
-    sim_event_notify_at(ev, ev->sim->now + delay);
+    SimTime now = ev->sim->now;
+    sim_event_notify_at(ev, delay > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + delay);
 }
 
 void sim_event_cancel(SimEvent *ev)

@@ -18,7 +18,8 @@ typedef struct SimEvent {
 /* Initialises ev (caller-owned storage) to call fn(subject, obj) when it fires. */
 void sim_event_init(SimEvent *ev, Sim *sim, int prio, SimProc fn, void *subject,
                     void *obj);
-/* Notifies ev at now + delay; earliest pending notification wins. */
+/* Notifies ev at now + delay (saturating at SIM_TIME_MAX); earliest pending
+ * notification wins. */
 void sim_event_notify(SimEvent *ev, SimTime delay);
 /* Same at an absolute time (>= now). */
 void sim_event_notify_at(SimEvent *ev, SimTime at);

@@ -54,7 +54,7 @@ size_t sim_events_pending(const Sim *sim)
 SimTime sim_next_time(Sim *sim)
 {
     SimNode *n = eventq_peek(&sim->q);
-    return n ? n->time : SIM_TIME_MAX;
+    return n && n->time <= SIM_TIME_LIMIT ? n->time : SIM_TIME_MAX;
 }
 
 void sim_schedule_fail(const Sim *sim, SimTime at, int prio)
@@ -75,11 +75,8 @@ SimHandle sim_schedule_at(Sim *sim, SimTime at, int prio, SimProc fn, void *subj
 SimHandle sim_schedule(Sim *sim, SimTime delay, int prio, SimProc fn, void *subject,
                        void *obj)
 {
-    if (delay > SIM_TIME_MAX - sim->now) {
-        fprintf(stderr, "mgtlm: internal error: simulated time overflow\n");
-        abort();
-    }
-    return sim_schedule_at(sim, sim->now + delay, prio, fn, subject, obj);
+    SimTime at = delay > SIM_TIME_MAX - sim->now ? SIM_TIME_MAX : sim->now + delay;
+    return sim_schedule_at(sim, at, prio, fn, subject, obj);
 }
 
 bool sim_handle_pending(SimHandle h)
@@ -112,6 +109,9 @@ SimRunResult sim_run(Sim *sim, SimTime until)
     sim->stop = false;
     if (*sim->watch) {
         return SIM_RUN_STOPPED;
+    }
+    if (until > SIM_TIME_LIMIT) {
+        until = SIM_TIME_LIMIT;
     }
     for (;;) {
         SimNode *first = eventq_peek(q);
@@ -155,7 +155,7 @@ SimRunResult sim_run(Sim *sim, SimTime until)
 bool sim_step(Sim *sim)
 {
     SimNode *n = eventq_peek(&sim->q);
-    if (!n) {
+    if (!n || n->time > SIM_TIME_LIMIT) {
         return false;
     }
     sim_execute(sim, n);

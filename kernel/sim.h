@@ -51,11 +51,12 @@ SimTime sim_now(const Sim *sim);
 uint64_t sim_events_executed(const Sim *sim);
 /* Events scheduled and not yet executed or cancelled. */
 size_t sim_events_pending(const Sim *sim);
-/* Time of the earliest pending event, SIM_TIME_MAX if none. */
+/* Time of the earliest pending event, SIM_TIME_MAX if none is due by SIM_TIME_LIMIT. */
 SimTime sim_next_time(Sim *sim);
 
-/* Schedules fn(subject, obj) at now + delay (or at `at`, which must be >= now) with
- * priority prio in [0, SIM_PRIO_LEVELS). The kernel does not own subject or obj. */
+/* Schedules fn(subject, obj) at now + delay (saturating at SIM_TIME_MAX) or at `at`
+ * (which must be >= now) with priority prio in [0, SIM_PRIO_LEVELS). The kernel does
+ * not own subject or obj. */
 SimHandle sim_schedule(Sim *sim, SimTime delay, int prio, SimProc fn, void *subject,
                        void *obj);
 SimHandle sim_schedule_at(Sim *sim, SimTime at, int prio, SimProc fn, void *subject,
@@ -64,9 +65,9 @@ SimHandle sim_schedule_at(Sim *sim, SimTime at, int prio, SimProc fn, void *subj
 void sim_cancel(Sim *sim, SimHandle h);
 bool sim_handle_pending(SimHandle h);
 
-/* Executes events in order while their time is <= until. */
+/* Executes events in order while their time is <= until (and <= SIM_TIME_LIMIT). */
 SimRunResult sim_run(Sim *sim, SimTime until);
-/* Executes exactly one event; false if none is pending. */
+/* Executes exactly one event; false if none is pending by SIM_TIME_LIMIT. */
 bool sim_step(Sim *sim);
 /* Asks sim_run to return after the event now executing. */
 void sim_stop(Sim *sim);

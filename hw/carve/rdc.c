@@ -134,6 +134,7 @@ static const ParamDef rdc_params[] = {
      .offset = offsetof(Rdc, size),
      .type = PT_SIZE,
      .def = "2GiB",
+     .max = (uint64_t)1 << 40,
      .doc = "cache capacity carved from local DRAM, a multiple of line; 0 disables "
             "the cache (pass-through)"},
     {.key = "line",

@@ -99,6 +99,7 @@ static const ParamDef rc_params[] = {
      .type = PT_SIZE,
      .def = "1.5MiB",
      .min = 64,
+     .max = (uint64_t)256 << 20,
      .doc = "capacity in bytes (a multiple of ways x line)"},
     {.key = "ways",
      .offset = offsetof(RCache, ways),

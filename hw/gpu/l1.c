@@ -82,6 +82,7 @@ static const ParamDef l1_params[] = {
      .type = PT_SIZE,
      .def = "16KiB",
      .min = 64,
+     .max = (uint64_t)16 << 20,
      .doc = "capacity in bytes"},
     {.key = "ways",
      .offset = offsetof(L1, ways),

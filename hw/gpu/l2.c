@@ -71,6 +71,7 @@ static const ParamDef l2_params[] = {
      .type = PT_SIZE,
      .def = "2MiB",
      .min = 64,
+     .max = (uint64_t)256 << 20,
      .doc = "capacity in bytes (a multiple of ways x line)"},
     {.key = "ways",
      .offset = offsetof(L2, ways),

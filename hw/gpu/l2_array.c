@@ -21,6 +21,7 @@ bool l2a_init(L2Array *a, uint64_t size, uint32_t ways, uint32_t line, char *msg
                  (unsigned long long)size, ways, line);
         return false;
     }
+    /* At most 2^26 sets: l2.size is at most 256 MiB (l2.c). */
     a->sets = (uint32_t)(size / ((uint64_t)ways * line));
     a->ways = ways;
     a->line = line;

@@ -137,7 +137,9 @@ static void driver_reset(Block *b)
             d->by_id[d->nby_id++] = (DriverSlot){d->ids[i], i};
         }
     }
-    qsort(d->by_id, d->nby_id, sizeof *d->by_id, slot_cmp);
+    if (d->nby_id > 1) {
+        qsort(d->by_id, d->nby_id, sizeof *d->by_id, slot_cmp);
+    }
     if (d->n > 0) {
         sim_event_notify_at(&d->kick, d->entries[0].t);
     }

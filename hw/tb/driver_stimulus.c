@@ -7,7 +7,13 @@
  * 0) and must agree with it when both are given; read, write, atomic and
  * invalidate need `addr`, read and atomic need a length. `src`, `dst`, `unit`
  * default to -1 (not set: nothing is inferred from the address). `posted` is only
- * for writes; `req` (required) and `status` (default "ok") only for "resp". */
+ * for writes; `req` (required) and `status` (default "ok") only for "resp".
+ * Decision: `len` is at most DRIVER_LEN_MAX (1 MiB, far above any transfer the blocks
+ * model) so that a 12-byte field cannot make the driver, a block or `serve` allocate
+ * gigabytes (`data` costs its own size in the input already); an entry due past
+ * SIM_TIME_LIMIT (kernel/simtime.h) would never be sent, so it is refused; a read or
+ * atomic of 0 bytes is refused (it would move nothing and no block models it); `threads`
+ * sizes must add up to `len`. */
 #include "driver_stimulus.h"
 
 #include <inttypes.h>
@@ -138,10 +144,12 @@ static bool stim_time(const StimCtx *c, json_t *o, SimTime prev, SimTime *out)
         return stim_fail(c, "t", "%s is earlier than the previous entry (%" PRIu64 " ps)",
                          s, prev);
     }
-    if (gap && v > SIM_TIME_MAX - prev) {
-        return stim_fail(c, "gap", "%s overflows the time range", s);
+    SimTime at = t ? v : v > SIM_TIME_LIMIT - prev ? SIM_TIME_MAX : prev + v;
+    if (at > SIM_TIME_LIMIT) {
+        return stim_fail(c, key,
+                         "%s puts the entry past the end of simulated time (2^63 ps)", s);
     }
-    *out = t ? v : prev + v;
+    *out = at;
     return true;
 }
 
@@ -203,7 +211,7 @@ static bool stim_payload(const StimCtx *c, json_t *o, DriverEntry *e)
         len = nbytes;
     }
     if (json_object_get(o, "len")) {
-        if (!stim_uint(c, o, "len", false, UINT32_MAX, &len)) {
+        if (!stim_uint(c, o, "len", false, DRIVER_LEN_MAX, &len)) {
             return false;
         }
         if (data && len != nbytes) {
@@ -212,6 +220,10 @@ static bool stim_payload(const StimCtx *c, json_t *o, DriverEntry *e)
         }
     } else if (!data && (e->cmd == TXN_READ || e->cmd == TXN_ATOMIC)) {
         return stim_fail(c, NULL, "a %s needs len (or data)", txn_cmd_name(e->cmd));
+    }
+    if (len == 0 && (e->cmd == TXN_READ || e->cmd == TXN_ATOMIC)) {
+        return stim_fail(c, json_object_get(o, "len") ? "len" : "data",
+                         "a %s of 0 bytes moves nothing", txn_cmd_name(e->cmd));
     }
     e->len = (uint32_t)len;
     return true;
@@ -303,6 +315,7 @@ static bool stim_threads(const StimCtx *c, json_t *o, DriverEntry *e)
                          "expected a non-empty array of [addr, size] on a read or write");
     }
     e->nthreads = (uint32_t)json_array_size(v);
+    uint64_t sum = 0;
     e->threads = calloc(e->nthreads, sizeof *e->threads);
     if (!e->threads) {
         return stim_fail(c, "threads", "out of memory");
@@ -320,6 +333,11 @@ static bool stim_threads(const StimCtx *c, json_t *o, DriverEntry *e)
             return stim_fail(c, "threads", "entry %u: expected [addr, size 1..4096]", i);
         }
         e->threads[i] = (TxnThread){addr, (uint32_t)size};
+        sum += size;
+    }
+    if (sum != e->len) {
+        return stim_fail(c, "threads", "thread sizes add up to %" PRIu64 ", len is %u",
+                         sum, e->len);
     }
     return true;
 }

@@ -7,6 +7,9 @@
 #include "kernel/block.h"
 #include "kernel/txn.h"
 
+/* The largest `len` (and `data`) of a stimulus entry, in bytes. */
+#define DRIVER_LEN_MAX (1u << 20)
+
 typedef struct DriverEntry {
     SimTime t; /* absolute send time */
     TxnCmd cmd;

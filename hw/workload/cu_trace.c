@@ -154,18 +154,20 @@ static bool cu_trace_time(CuTrace *tr, json_t *o, SimTime *out, SimError *err)
         return cu_trace_fail(tr, err, "%s: %s", t ? "t" : "gap", e.msg);
     }
     if (gap) {
-        if (x > SIM_TIME_MAX - tr->t) {
-            return cu_trace_fail(tr, err, "gap overflows the time range");
-        }
-        *out = tr->t + x;
+        x = x > SIM_TIME_LIMIT - tr->t ? SIM_TIME_MAX : tr->t + x;
     } else if (x < tr->t) {
         return cu_trace_fail(tr, err,
                              "t %" PRIu64 " ps is earlier than the previous "
                              "record's time %" PRIu64 " ps",
                              x, tr->t);
-    } else {
-        *out = x;
     }
+    if (x > SIM_TIME_LIMIT) {
+        return cu_trace_fail(tr, err,
+                             "%s puts the record past the end of simulated time "
+                             "(2^63 ps)",
+                             t ? "t" : "gap");
+    }
+    *out = x;
     return true;
 }
 

@@ -6,7 +6,10 @@
  * PT_DOUBLE and PT_U64_LIST defaults are JSON text ("64", "true", "0.5", "[1,2]"), a
  * PT_SIZE default is JSON when it parses as JSON ("64") and a unit string otherwise,
  * every other default is taken as a string. An invalid default is reported as
- * "default of <key>: <message>" (a bug in the block's table, caught by unit tests). */
+ * "default of <key>: <message>" (a bug in the block's table, caught by unit tests).
+ * Decision: a table's max 0 means the type's maximum (params.h), so every numeric
+ * parameter has a maximum the model can honour: times up to 1 s keep every
+ * `now + latency` far from the end of 64-bit time. */
 #include "params.h"
 
 #include <inttypes.h>
@@ -120,16 +123,53 @@ static const char *params_shown(json_t *v, char *buf, size_t n)
     return buf;
 }
 
+uint64_t params_type_max(ParamType t)
+{
+    switch (t) {
+    case PT_U64:
+        return PARAMS_U64_MAX;
+    case PT_TIME:
+        return PARAMS_TIME_MAX;
+    case PT_BW:
+        return PARAMS_BW_MAX;
+    case PT_FREQ:
+        return PARAMS_FREQ_MAX;
+    case PT_U64_LIST:
+        return PARAMS_LIST_MAX;
+    default:
+        return UINT64_MAX;
+    }
+}
+
+uint64_t params_max(const ParamDef *d)
+{
+    return d->max ? d->max : params_type_max(d->type);
+}
+
+bool params_parse_latency(const char *s, SimTime clock_ps, SimTime *out, SimError *err)
+{
+    char b[UNITS_BUF];
+    if (!units_parse_time(s, clock_ps, out, err)) {
+        return false;
+    }
+    if (*out > PARAMS_TIME_MAX) {
+        return sim_error_set(err, "%s is above maximum %s", s,
+                             units_format_time(PARAMS_TIME_MAX, b));
+    }
+    return true;
+}
+
 static bool params_bounds(const ParamDef *d, uint64_t v, const char *shown, SimError *err)
 {
     char b[UNITS_BUF];
+    ParamType t = d->type == PT_U64_LIST ? PT_U64 : d->type;
     if (v < d->min) {
         return sim_error_set(err, "%s is below minimum %s", shown,
-                             params_format_base(d->type, d->min, b));
+                             params_format_base(t, d->min, b));
     }
-    if (d->max != 0 && v > d->max) {
+    if (v > params_max(d)) {
         return sim_error_set(err, "%s is above maximum %s", shown,
-                             params_format_base(d->type, d->max, b));
+                             params_format_base(t, params_max(d), b));
     }
     return true;
 }

@@ -13,7 +13,7 @@
 
 #include "kernel/json_util.h"
 #include "kernel/registry.h"
-#include "kernel/units.h"
+#include "params.h"
 #include "platform_priv.h"
 
 static const char *const platform_part_keys[] = {"params", "doc", NULL};
@@ -206,8 +206,8 @@ static bool platform_fabric_ends(PlatformLoad *ld, TopologyGen *g, SimError *err
     if (!platform_check_member(ld, fab, "/fabric", "latency", JSON_STRING, &jl, err)) {
         return false;
     }
-    if (jl && !units_parse_time(json_string_value(jl), ld->desc->info.clock, &g->latency,
-                                err)) {
+    if (jl && !params_parse_latency(json_string_value(jl), ld->desc->info.clock,
+                                    &g->latency, err)) {
         return platform_fail_prefix(ld, "/fabric/latency", err);
     }
     gpu = json_object_get(ld->doc, "gpu");

@@ -1,7 +1,9 @@
 /* The extends chain: reads the user's document, follows "extends" (a file name
  * relative to the directory of the file that names it), detects cycles by comparing
  * files by device and inode, and deep-merges the chain (the most derived document wins).
- * A flat dump (a document with "format") is taken as it is: it has no extends. */
+ * A flat dump (a document with "format") is taken as it is: it has no extends, and
+ * no document may extend one (its instances are expanded for its own gpus; merging
+ * onto them could only break that). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -110,6 +112,13 @@ static bool platform_source_follow(PlatformLoad *ld, PlatformFileId *ids, SimErr
             sim_error_set(err, "%s: /: expected an object, got %s", next, json_kind(doc));
             json_decref(doc);
             return false;
+        }
+        if (json_object_get(doc, "format")) {
+            json_decref(doc);
+            return sim_error_set(err,
+                                 "%s: %s/extends: %s is a flat dump (it has \"format\"),"
+                                 " which cannot be extended",
+                                 last->file, last->prefix, next);
         }
         ids[ld->nsrc] = (PlatformFileId){st.st_dev, st.st_ino, true};
         if (!platform_source_push(ld, next, "", doc, err)) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernel/json_util.h"
-#include "kernel/units.h"
+#include "params.h"
 #include "platform_priv.h"
 
 #define PLATFORM_STAR "[*]"
@@ -166,8 +166,8 @@ static bool platform_wire_entry(PlatformLoad *ld, json_t *w, const char *path,
             "port name longer than " PLATFORM_STR(PLATFORM_MAX_PORT_NAME) " characters");
     }
     *latency = 0;
-    if (jl &&
-        !units_parse_time(json_string_value(jl), ld->desc->info.clock, latency, err)) {
+    if (jl && !params_parse_latency(json_string_value(jl), ld->desc->info.clock, latency,
+                                    err)) {
         char p[PLATFORM_PATH_MAX];
         platform_path(p, sizeof p, path, "latency");
         return platform_fail_prefix(ld, p, err);

@@ -42,6 +42,9 @@ def check_errors(c, srv):
     st, r = srv.post("/api/inject", {"port": "gpu0.mem.in",
                                      "txn": {"cmd": "jump", "addr": "0x0"}})
     c.check(st == 400 and r["error"].startswith("txn/cmd"), "bad txn field: %s" % r)
+    huge = {"cmd": "read", "addr": "0x0", "len": 2**32 - 1}
+    st, r = srv.post("/api/inject", {"port": "gpu0.mem.in", "txn": huge})
+    c.check(st == 400 and r["error"].startswith("txn/len"), "len above 1 MiB: %s" % r)
     st, r = srv.post("/api/inject", {"port": "gpu0.mem.in", "txn": {"cmd": "read"}})
     c.check(st == 400 and r["error"].startswith("txn"), "txn missing addr: %s" % r)
     st, r = srv.post("/api/inject", {"port": 7, "txn": {}})

@@ -90,10 +90,8 @@ static void blocks_param_facts(const ParamDef *d, char *out, size_t n)
             blocks_append(out, n, &used, "; min %s%s", params_format_base(bt, d->min, b),
                           what);
         }
-        if (d->max) {
-            blocks_append(out, n, &used, "; max %s%s", params_format_base(bt, d->max, b),
-                          what);
-        }
+        blocks_append(out, n, &used, "; max %s%s",
+                      params_format_base(bt, params_max(d), b), what);
     }
     for (int i = 0; d->type == PT_ENUM && d->choices && d->choices[i]; i++) {
         blocks_append(out, n, &used, "%s%s", i ? ", " : "; choices ", d->choices[i]);

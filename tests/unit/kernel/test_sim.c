@@ -12,6 +12,7 @@ typedef struct Log {
     int order[64];
     SimTime times[64];
     int n;
+    SimEvent *ev; /* test_time_limit's event */
 } Log;
 
 static void log_proc(void *subject, void *obj)
@@ -266,6 +267,38 @@ static void test_many_pending(void)
     sim_free(sim);
 }
 
+/* At the end of simulated time, from an event due exactly then, schedules with the
+ * largest delays: both saturate (no wrap to an earlier time) and never run. */
+static void limit_proc(void *subject, void *obj)
+{
+    Log *log = subject;
+    log_proc(log, obj);
+    if ((intptr_t)obj == 1) {
+        sim_schedule(log->sim, SIM_TIME_MAX, SIM_PRIO_DEFAULT, log_proc, log, (void *)2);
+        sim_event_notify(log->ev, SIM_TIME_MAX);
+    }
+}
+
+static void test_time_limit(void)
+{
+    Sim *sim = sim_new();
+    Log log = {.sim = sim};
+    SimEvent ev;
+    sim_event_init(&ev, sim, SIM_PRIO_DEFAULT, log_proc, &log, (void *)3);
+    log.ev = &ev;
+    sim_schedule_at(sim, SIM_TIME_LIMIT + 1, SIM_PRIO_DEFAULT, log_proc, &log, (void *)4);
+    sim_schedule_at(sim, SIM_TIME_LIMIT, SIM_PRIO_DEFAULT, limit_proc, &log, (void *)1);
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_UNTIL);
+    CHECK_EQ_U64(log.n, 1);
+    CHECK_EQ_U64(log.times[0], SIM_TIME_LIMIT);
+    CHECK_EQ_U64(sim_now(sim), SIM_TIME_LIMIT);
+    CHECK_EQ_U64(sim_next_time(sim), SIM_TIME_MAX);
+    CHECK(!sim_step(sim));
+    CHECK_EQ_U64(sim_events_pending(sim), 3);
+    CHECK(sim_event_pending(&ev));
+    sim_free(sim);
+}
+
 int main(void)
 {
     RUN(test_same_time_ordering);
@@ -277,5 +310,6 @@ int main(void)
     RUN(test_event_earliest_wins);
     RUN(test_two_kernels);
     RUN(test_many_pending);
+    RUN(test_time_limit);
     return harness_report();
 }
