@@ -111,12 +111,55 @@ def check_out_of_fds(c, mgtlm, platform):
     c.check(rc == 0, "stops cleanly: %d" % rc)
 
 
+def check_pcie_out_of_fds(c, mgtlm, platform):
+    """The PCIe/IP listener out of descriptors: paused and logged once, not retried in
+    a busy loop; a peer can connect again once the descriptors are back."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
+
+    srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.mem.in"],
+                 preexec_fn=limit)
+    try:
+        port = srv.pcie_ports[0]
+        # HTTP connections take every descriptor (the PCIe listener itself closes a
+        # second peer at once, so it cannot exhaust them alone), then peers knock
+        socks = [socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+                 for _ in range(80)]
+        socks += [socket.create_connection(("127.0.0.1", port), timeout=10)
+                  for _ in range(4)]
+        def refusals():
+            return [x for x in srv.stderr().splitlines()
+                    if "cannot accept" in x and "pcie-ip" in x]
+
+        deadline = time.time() + 20
+        while not refusals() and time.time() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)  # the listener retries meanwhile: none may add a line
+        log = refusals()
+        c.check(len(log) == 1,
+                "PCIe/IP out of descriptors: logged once (%d lines): %s"
+                % (len(log), log[:3]))
+        for s in socks:
+            s.close()
+        time.sleep(1)
+        peer = socket.create_connection(("127.0.0.1", port), timeout=10)
+        deadline = time.time() + 20
+        while srv.stderr().count("peer connected") == 0 and time.time() < deadline:
+            time.sleep(0.1)
+        c.check("peer connected" in srv.stderr(), "a peer connects again afterwards")
+        peer.close()
+    finally:
+        rc, _ = srv.stop()
+    c.check(rc == 0, "stops cleanly: %d" % rc)
+
+
 def main():
     mgtlm, platform = sys.argv[1], sys.argv[2]
     c = Checks()
     check_idle_slots(c, mgtlm, platform)
     check_idle_timeout(c, mgtlm, platform)
     check_out_of_fds(c, mgtlm, platform)
+    check_pcie_out_of_fds(c, mgtlm, platform)
     return c.report("test_slots")
 
 

@@ -31,6 +31,9 @@
  *   waits for the peer's answer (pcie_ip_hold).
  * - Our sequence numbers count TLPs we send, the first being 1 (as warp-pipe does);
  *   received sequence numbers are not checked (TCP neither loses nor reorders).
+ * - accept() failing (out of file descriptors, most often) pauses the listener for
+ *   PCIE_ACCEPT_PAUSE_MS and logs once until a peer is admitted again, instead of
+ *   libevent's retry at once with a warning each time (a busy loop).
  * - Malformed input (unknown protocol byte, bad CRC, bad length or byte enables, a
  *   stream ending inside a frame) is logged on stderr in one line and the peer is
  *   disconnected; the platform keeps running. */
@@ -400,6 +403,35 @@ static void pcie_timer_cb(evutil_socket_t fd, short what, void *arg)
     pcie_out_timeout(arg);
 }
 
+/* How long the listener pauses after accept() failed. */
+#define PCIE_ACCEPT_PAUSE_MS 500
+
+static void pcie_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    PcieIp *p = arg;
+    evconnlistener_enable(p->listener);
+}
+
+static void pcie_accept_failed(struct evconnlistener *l, void *arg)
+{
+    PcieIp *p = arg;
+    if (!p->accept_logged) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "cannot accept connections (%s): pausing the listener, retrying every "
+                 "%d ms",
+                 evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
+                 PCIE_ACCEPT_PAUSE_MS);
+        pcie_log(p, msg);
+        p->accept_logged = true;
+    }
+    evconnlistener_disable(l);
+    struct timeval tv = {0, PCIE_ACCEPT_PAUSE_MS * 1000};
+    evtimer_add(p->accept_timer, &tv);
+}
+
 static void pcie_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                         int socklen, void *arg)
 {
@@ -407,6 +439,7 @@ static void pcie_accept(struct evconnlistener *l, evutil_socket_t fd, struct soc
     (void)sa;
     (void)socklen;
     PcieIp *p = arg;
+    p->accept_logged = false;
     if (p->bev || !p->ep) {
         pcie_log(p, p->bev ? "refused a second peer (one link, one peer)"
                            : "refused a peer: no platform");
@@ -446,8 +479,15 @@ PcieIp *pcie_ip_new(Server *s, const ServePcieSpec *spec, SimError *err)
     p->s = s;
     p->spec = spec;
     p->timer = evtimer_new(s->base, pcie_timer_cb, p);
-    if (!p->timer) {
+    p->accept_timer = evtimer_new(s->base, pcie_accept_resume, p);
+    if (!p->timer || !p->accept_timer) {
         sim_error_set(err, "out of memory");
+        if (p->timer) {
+            event_free(p->timer);
+        }
+        if (p->accept_timer) {
+            event_free(p->accept_timer);
+        }
         free(p);
         return NULL;
     }
@@ -458,9 +498,11 @@ PcieIp *pcie_ip_new(Server *s, const ServePcieSpec *spec, SimError *err)
         sim_error_set(err, "--pcie-ip %s:%u: cannot listen there", spec->host,
                       spec->port);
         event_free(p->timer);
+        event_free(p->accept_timer);
         free(p);
         return NULL;
     }
+    evconnlistener_set_error_cb(p->listener, pcie_accept_failed);
     struct sockaddr_in bound;
     socklen_t blen = sizeof bound;
     p->port = spec->port;
@@ -483,6 +525,7 @@ void pcie_ip_free(PcieIp *p)
     pcie_close(p, "server stopping");
     evconnlistener_free(p->listener);
     event_free(p->timer);
+    event_free(p->accept_timer);
     free(p->reads);
     free(p);
 }

@@ -53,6 +53,8 @@ struct PcieIp {
     uint8_t next_tag;
     bool held;           /* the endpoint holds a platform request for want of a tag */
     struct event *timer; /* completion timeout of the oldest outstanding read */
+    struct event *accept_timer; /* re-enables the listener after a failed accept() */
+    bool accept_logged;         /* the failure was logged; reset by an accepted peer */
     PcieCfg cfg;
     uint16_t bdf; /* our Completer ID: bus/device captured from CfgWr0 */
     uint64_t tlps_in, tlps_out, dllps_in, ignored;
