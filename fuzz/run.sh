@@ -63,7 +63,7 @@ serve_src="tools/serve/endpoint.c tools/serve/pcie_cfg.c tools/serve/pcie_frame.
 loader_src="kernel/platform/*.c kernel/units.c kernel/json_util.c"
 test_src="tools/mgtlm/cli_log.c tools/mgtlm/collector.c tools/mgtlm/golden.c
     tools/mgtlm/golden_compare.c tools/mgtlm/testbench.c tools/mgtlm/testbench_load.c"
-libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent) -lm"
+libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent zlib) -ldl -lm"
 # shellcheck disable=SC2086
 {
     "$cc" $flags fuzz/fuzz_serve_api.c $serve_src $libs -o "$out/fuzz_serve_api"
