@@ -425,6 +425,31 @@ static void test_gto_oldest_by_dispatch(void)
     sm_sched_free(s);
 }
 
+static void test_empty_warp(void)
+{
+    /* A CTA of an empty warp (no instructions: it has ended at dispatch) and a warp
+     * BAR; IADD: the barrier has every unfinished warp, so the BAR at 0 releases at
+     * once and the IADD issues at 1. A CTA of only empty warps ends at dispatch. */
+    AtsInst a[2] = {inst(ATS_BAR, NONE, NONE, NONE), inst(ATS_INT, 1, NONE, NONE)};
+    AtsWarp w[2] = {{.ninst = 0, .inst = NULL}, {.ninst = 2, .inst = a}};
+    AtsCta cta = {.nwarps = 2, .warps = w};
+    AtsCta empty = {.nwarps = 1, .warps = w};
+    SmSched *s = make(4, 4, SM_POLICY_GTO);
+    Log log = {0};
+    uint32_t tag;
+    sm_sched_add_cta(s, 5, &empty);
+    CHECK(sm_sched_take_done(s, &tag));
+    CHECK_EQ_U64(tag, 5);
+    CHECK_EQ_U64(sm_sched_free_slots(s), 4);
+    sm_sched_add_cta(s, 6, &cta);
+    run(s, 0, 5, &log);
+    CHECK_EQ_U64(log.n, 2);
+    CHECK_EQ_U64(log.cycle[1], 1);
+    CHECK(sm_sched_take_done(s, &tag));
+    CHECK_EQ_U64(tag, 6);
+    sm_sched_free(s);
+}
+
 static void test_next_cycle_and_bad_config(void)
 {
     /* MUFU R1; IADD R2 <- R1: after the MUFU at 0 the next possible issue is 100. */
@@ -466,6 +491,7 @@ int main(void)
     RUN(test_two_schedulers);
     RUN(test_memory_pipe_refusal);
     RUN(test_gto_oldest_by_dispatch);
+    RUN(test_empty_warp);
     RUN(test_next_cycle_and_bad_config);
     return harness_report();
 }
