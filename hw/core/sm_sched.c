@@ -205,9 +205,11 @@ static void sched_warp_ended(SmSched *s, SmSlot *w, uint64_t cycle)
     sched_check_cta_done(s, w->cta);
 }
 
-void sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
+bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
 {
-    assert(c->nwarps >= 1 && c->nwarps <= s->free_slots);
+    if (c->nwarps == 0 || c->nwarps > s->free_slots) {
+        return false;
+    }
     uint32_t ci = 0;
     while (s->ctas[ci].used) {
         ci++;
@@ -230,6 +232,7 @@ void sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
             sched_warp_ended(s, w, 0);
         }
     }
+    return true;
 }
 
 static bool sched_uses_pipe(AtsClass cls)

@@ -106,8 +106,9 @@ void sm_sched_free(SmSched *s);
 uint32_t sm_sched_free_slots(const SmSched *s);
 
 /* Dispatches CTA c (borrowed until reported done) under the caller's tag: its warps
- * take the lowest free slots. Requires 1 <= c->nwarps <= sm_sched_free_slots(s). */
-void sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c);
+ * take the lowest free slots. False, and nothing changes, if it has no warp or more
+ * warps than sm_sched_free_slots(s). */
+bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c);
 
 /* Runs cycle `cycle` (increasing from call to call): writes what issues to out (room
  * for `schedulers` entries, in scheduler order) and returns how many issued. */

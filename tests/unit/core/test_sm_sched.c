@@ -293,9 +293,13 @@ static void test_exit_and_cta_end(void)
     AtsCta ca = {.nwarps = 1, .warps = &wa}, cb = {.nwarps = 1, .warps = &wb};
     SmSched *s = make(1, 2, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 10, &ca);
-    sm_sched_add_cta(s, 11, &cb);
+    CHECK(sm_sched_add_cta(s, 10, &ca));
+    CHECK(sm_sched_add_cta(s, 11, &cb));
     CHECK_EQ_U64(sm_sched_free_slots(s), 0);
+    /* A third CTA has no room; one without warps is refused too. */
+    AtsCta none = {.nwarps = 0, .warps = NULL};
+    CHECK(!sm_sched_add_cta(s, 12, &ca));
+    CHECK(!sm_sched_add_cta(s, 12, &none));
     run(s, 0, 4, &log);
     CHECK_EQ_U64(log.n, 4);
     CHECK(!log.is[1].warp_done);
