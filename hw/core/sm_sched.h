@@ -27,9 +27,9 @@
  *   then free and its tag is queued for sm_sched_take_done.
  *
  * Decisions:
- * - A warp ends when its last trace instruction issues. The tracer records an EXIT for
- *   the lanes that leave, so a predicated EXIT of some lanes may be followed by more
- *   instructions of the others; a well-formed warp ends with an EXIT.
+ * - A warp ends when its last trace instruction issues, as in Accel-Sim
+ *   (trace_shd_warp_t::trace_done): a predicated EXIT of some lanes may be followed by
+ *   more instructions of the others; a well-formed warp ends with an EXIT.
  * - Latencies are per class, one value each (the ADD column of Accel-Sim's tables for
  *   int, fp32 and fp64; see sm_sched_config_default for the source).
  * - A CTA takes the lowest free slots, in warp order; every warp of a CTA shares the
@@ -88,8 +88,8 @@ typedef struct SmIssue {
 
 typedef struct SmSched SmSched;
 
-/* Fills cfg with the defaults: 4 schedulers, 64 warps, gto, and the latencies of
- * Accel-Sim's tested Volta configuration (accel-sim/accel-sim-framework,
+/* Fills cfg with the defaults: 4 schedulers, 64 warps, gto, and the latencies SPEC.md
+ * 6.1 names from Accel-Sim's tested Volta configuration (accel-sim/accel-sim-framework,
  * gpu-simulator/gpgpu-sim/configs/tested-cfgs/SM7_QV100/gpgpusim.config at commit
  * 7697f3fb9abc3a88005d993caaa088a1c025511a): ptx_opcode_latency_int 4,13,4,5,145,21,
  * _fp 4,13,4,5,39, _dp 8,19,8,8,330, _sfu 100, _tesnor 64, gpgpu_smem_latency 20,
