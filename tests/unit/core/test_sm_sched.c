@@ -147,6 +147,29 @@ static void test_w3_lrr(void)
     test_w3(SM_POLICY_LRR, want);
 }
 
+static void test_lrr_skips_stalled_warp(void)
+{
+    /* One scheduler, lrr. w0: IADD R1; IADD R2 <- R1 (ready at 4). w1, w2: two
+     * independent IADDs. 0: w0, 1: w1, 2: w2; 3: after w2 comes w0, not ready until
+     * 4, so w1; 4: after w1, w2; 5: after w2, w0. */
+    AtsInst a[2] = {inst(ATS_INT, 1, NONE, NONE), inst(ATS_INT, 2, 1, NONE)};
+    AtsInst b[2] = {inst(ATS_INT, 1, NONE, NONE), inst(ATS_INT, 2, NONE, NONE)};
+    AtsWarp w[3] = {
+        {.ninst = 2, .inst = a}, {.ninst = 2, .inst = b}, {.ninst = 2, .inst = b}};
+    AtsCta cta = {.nwarps = 3, .warps = w};
+    SmSched *s = make(1, 8, SM_POLICY_LRR);
+    Log log = {0};
+    CHECK(sm_sched_add_cta(s, 0, &cta));
+    run(s, 0, 10, &log);
+    static const uint32_t want[6] = {0, 1, 2, 1, 2, 0};
+    CHECK_EQ_U64(log.n, 6);
+    for (size_t k = 0; k < 6; k++) {
+        CHECK_EQ_U64(log.cycle[k], k);
+        CHECK_EQ_U64(log.is[k].warp, want[k]);
+    }
+    sm_sched_free(s);
+}
+
 static void test_chains_waw_and_zero_register(void)
 {
     /* DADD R2 <- R2 three times: fp64 latency 8 -> 0, 8, 16. Then IADD R2 is a WAW on
@@ -486,6 +509,7 @@ int main(void)
     RUN(test_w2_independent);
     RUN(test_w3_gto);
     RUN(test_w3_lrr);
+    RUN(test_lrr_skips_stalled_warp);
     RUN(test_chains_waw_and_zero_register);
     RUN(test_scoreboard_stall_on_load);
     RUN(test_barrier_slow_warp);
