@@ -1,0 +1,52 @@
+/* CTAs of a kernel to GPUs (SPEC.md 6.4): the CTA index, the GPU a policy gives each
+ * CTA, and each GPU's list of its CTAs in index order.
+ *
+ * CTA (x, y, z) of a grid (gx, gy, gz) has index i = x + y gx + z gx gy, and the
+ * kernel has T = gx gy gz CTAs. On N GPUs:
+ * - contiguous (NUMA-GPU, MGPUSim): CTA i runs on GPU floor(i N / T), so GPU g runs
+ *   the indices ceil(g T / N) .. ceil((g + 1) T / N) - 1;
+ * - round_robin: CTA i runs on GPU i mod N, so GPU g runs g, g + N, g + 2N, ...
+ *
+ * Decisions:
+ * - A GPU's list is computed, never stored (cta_map_count, cta_map_nth), so memory
+ *   does not grow with the grid. Arithmetic is 128-bit: i N never overflows.
+ * - LADM's policy is not here yet: it needs the kernel's access pattern and comes with
+ *   the dispatcher. */
+#ifndef MGTLM_HW_CORE_CTA_MAP_H
+#define MGTLM_HW_CORE_CTA_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/error.h"
+
+typedef enum CtaPolicy { CTA_CONTIGUOUS, CTA_ROUND_ROBIN } CtaPolicy;
+
+typedef struct CtaMap {
+    CtaPolicy policy;
+    uint32_t grid[3];
+    uint64_t total; /* gx gy gz */
+    uint32_t ngpus;
+} CtaMap;
+
+/* Fills m for a grid on ngpus GPUs. False (err says which) if a grid dimension or
+ * ngpus is 0. */
+bool cta_map_init(CtaMap *m, CtaPolicy policy, const uint32_t grid[3], uint32_t ngpus,
+                  SimError *err);
+
+/* Parses "contiguous" or "round_robin"; false (err names the word) otherwise. */
+bool cta_map_parse_policy(const char *name, CtaPolicy *policy, SimError *err);
+
+/* Index of CTA (x, y, z): x + y gx + z gx gy (coordinates inside the grid). */
+uint64_t cta_map_index(const CtaMap *m, uint32_t x, uint32_t y, uint32_t z);
+
+/* GPU of CTA index i (< total). */
+uint32_t cta_map_gpu(const CtaMap *m, uint64_t i);
+
+/* Number of CTAs GPU g runs. */
+uint64_t cta_map_count(const CtaMap *m, uint32_t g);
+
+/* Index of the k-th CTA (k < cta_map_count) GPU g runs, in increasing index order. */
+uint64_t cta_map_nth(const CtaMap *m, uint32_t g, uint64_t k);
+
+#endif

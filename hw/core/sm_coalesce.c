@@ -1,0 +1,52 @@
+/* Coalescing of one warp's global access into line requests (SPEC.md 6.3): a linear
+ * search over the requests made so far keeps the order of first appearance; a warp
+ * makes at most 64 of them, so no index is needed. */
+#include "hw/core/sm_coalesce.h"
+
+#include <assert.h>
+
+/* Marks bytes [first, last] of one line (offsets within the line) on its request,
+ * creating the request if the line is new. Returns the new request count. */
+static size_t coalesce_touch(SmLineReq *out, size_t n, uint64_t line, uint32_t first,
+                             uint32_t last, uint32_t lane)
+{
+    size_t k = 0;
+    while (k < n && out[k].line != line) {
+        k++;
+    }
+    if (k == n) {
+        out[n] = (SmLineReq){.line = line};
+        n++;
+    }
+    SmLineReq *r = &out[k];
+    r->lanes |= 1u << lane;
+    for (uint32_t b = first; b <= last; b++) {
+        r->bytes[b / 64] |= 1ull << (b % 64);
+        r->sectors |= 1u << (b / SM_SECTOR_BYTES);
+    }
+    return n;
+}
+
+size_t sm_coalesce(const uint64_t *addrs, uint32_t mask, uint32_t width, SmLineReq *out)
+{
+    assert(width >= 1 && width <= SM_COALESCE_MAX_WIDTH);
+    size_t n = 0, k = 0;
+    for (uint32_t lane = 0; lane < 32; lane++) {
+        if (!(mask & (1u << lane))) {
+            continue;
+        }
+        uint64_t a = addrs[k++];
+        uint64_t last = a > UINT64_MAX - (width - 1) ? UINT64_MAX : a + (width - 1);
+        uint64_t line = a & ~(uint64_t)(SM_LINE_BYTES - 1);
+        uint64_t last_line = last & ~(uint64_t)(SM_LINE_BYTES - 1);
+        if (line == last_line) {
+            n = coalesce_touch(out, n, line, (uint32_t)(a - line),
+                               (uint32_t)(last - line), lane);
+        } else {
+            n = coalesce_touch(out, n, line, (uint32_t)(a - line), SM_LINE_BYTES - 1,
+                               lane);
+            n = coalesce_touch(out, n, last_line, 0, (uint32_t)(last - last_line), lane);
+        }
+    }
+    return n;
+}

@@ -1,0 +1,140 @@
+/* Unit tests of the coalescer (hw/core/sm_coalesce.c). Expected requests are worked
+ * by hand from SPEC.md 6.3: line = address with its low 7 bits cleared, sector = (byte
+ * offset in the line) / 32, byte bit = byte offset in the line. */
+#include "hw/core/sm_coalesce.h"
+#include "tests/unit/harness.h"
+
+static void base_stride(uint64_t *addrs, size_t n, uint64_t base, uint64_t stride)
+{
+    for (size_t k = 0; k < n; k++) {
+        addrs[k] = base + k * stride;
+    }
+}
+
+static void test_w4_full_warp_one_line(void)
+{
+    /* W4: 32 lanes x 4 B from 0x1000 = bytes 0x1000..0x107f: one line, sectors 0-3. */
+    uint64_t addrs[32];
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    base_stride(addrs, 32, 0x1000, 4);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xffffffffu, 4, r), 1);
+    CHECK_EQ_U64(r[0].line, 0x1000);
+    CHECK_EQ_U64(r[0].sectors, 0xf);
+    CHECK_EQ_U64(r[0].lanes, 0xffffffffu);
+    CHECK_EQ_U64(r[0].bytes[0], UINT64_MAX);
+    CHECK_EQ_U64(r[0].bytes[1], UINT64_MAX);
+}
+
+static void test_w4_four_lanes_one_sector(void)
+{
+    /* W4: lanes 0..3 only touch bytes 0x1000..0x100f: sector 0, bytes 0-15. */
+    uint64_t addrs[4];
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    base_stride(addrs, 4, 0x1000, 4);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xfu, 4, r), 1);
+    CHECK_EQ_U64(r[0].line, 0x1000);
+    CHECK_EQ_U64(r[0].sectors, 0x1);
+    CHECK_EQ_U64(r[0].lanes, 0xf);
+    CHECK_EQ_U64(r[0].bytes[0], 0xffff);
+    CHECK_EQ_U64(r[0].bytes[1], 0);
+}
+
+static void test_w4_stride_128(void)
+{
+    /* W4: stride 128 puts every lane on its own line, byte 0..3 = sector 0. */
+    uint64_t addrs[32];
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    base_stride(addrs, 32, 0x1000, 128);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xffffffffu, 4, r), 32);
+    for (uint32_t k = 0; k < 32; k++) {
+        CHECK_EQ_U64(r[k].line, 0x1000 + 128 * k);
+        CHECK_EQ_U64(r[k].sectors, 0x1);
+        CHECK_EQ_U64(r[k].lanes, 1u << k);
+        CHECK_EQ_U64(r[k].bytes[0], 0xf);
+    }
+}
+
+static void test_line_crossing(void)
+{
+    /* 8 B at 0x107c: bytes 124..127 of line 0x1000 (sector 3) and bytes 0..3 of line
+     * 0x1080 (sector 0), the lower line first. */
+    uint64_t addrs[1] = {0x107c};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(addrs, 0x1u, 8, r), 2);
+    CHECK_EQ_U64(r[0].line, 0x1000);
+    CHECK_EQ_U64(r[0].sectors, 0x8);
+    CHECK_EQ_U64(r[0].bytes[0], 0);
+    CHECK_EQ_U64(r[0].bytes[1], 0xfull << 60);
+    CHECK_EQ_U64(r[1].line, 0x1080);
+    CHECK_EQ_U64(r[1].sectors, 0x1);
+    CHECK_EQ_U64(r[1].bytes[0], 0xf);
+    CHECK_EQ_U64(r[1].lanes, 0x1);
+}
+
+static void test_order_of_first_appearance(void)
+{
+    /* Lanes 0, 1, 2 at 0x2000, 0x1000, 0x2004: line 0x2000 appears first (lane 0) and
+     * also holds lane 2; line 0x1000 second. */
+    uint64_t addrs[3] = {0x2000, 0x1000, 0x2004};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(addrs, 0x7u, 4, r), 2);
+    CHECK_EQ_U64(r[0].line, 0x2000);
+    CHECK_EQ_U64(r[0].lanes, 0x5);
+    CHECK_EQ_U64(r[0].bytes[0], 0xff);
+    CHECK_EQ_U64(r[1].line, 0x1000);
+    CHECK_EQ_U64(r[1].lanes, 0x2);
+}
+
+static void test_partial_mask_lane_order(void)
+{
+    /* Lanes 0 and 31 active: the two addresses belong to lanes 0 and 31. 0x1060 is
+     * byte 96 = sector 3, bit 32 of the second byte word. */
+    uint64_t addrs[2] = {0x1000, 0x1060};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(addrs, 0x80000001u, 4, r), 1);
+    CHECK_EQ_U64(r[0].sectors, 0x9);
+    CHECK_EQ_U64(r[0].lanes, 0x80000001u);
+    CHECK_EQ_U64(r[0].bytes[0], 0xf);
+    CHECK_EQ_U64(r[0].bytes[1], 0xfull << 32);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0, 4, r), 0);
+}
+
+static void test_byte_mask_and_wide_access(void)
+{
+    /* 2 B at byte 64 of the line: sector 2, bit 0-1 of the second word. 16 B vector
+     * accesses of 8 lanes from 0x3000 cover the whole line. */
+    uint64_t one[1] = {0x1040};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(one, 0x1u, 2, r), 1);
+    CHECK_EQ_U64(r[0].sectors, 0x4);
+    CHECK_EQ_U64(r[0].bytes[0], 0);
+    CHECK_EQ_U64(r[0].bytes[1], 0x3);
+    uint64_t addrs[8];
+    base_stride(addrs, 8, 0x3000, 16);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xffu, 16, r), 1);
+    CHECK_EQ_U64(r[0].sectors, 0xf);
+    CHECK_EQ_U64(r[0].bytes[1], UINT64_MAX);
+}
+
+static void test_top_of_address_space(void)
+{
+    /* 4 B at 2^64 - 2 end at 2^64 - 1: bytes 126..127 of the last line only. */
+    uint64_t addrs[1] = {UINT64_MAX - 1};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(addrs, 0x1u, 4, r), 1);
+    CHECK_EQ_U64(r[0].line, UINT64_MAX - 127);
+    CHECK_EQ_U64(r[0].bytes[1], 0x3ull << 62);
+}
+
+int main(void)
+{
+    RUN(test_w4_full_warp_one_line);
+    RUN(test_w4_four_lanes_one_sector);
+    RUN(test_w4_stride_128);
+    RUN(test_line_crossing);
+    RUN(test_order_of_first_appearance);
+    RUN(test_partial_mask_lane_order);
+    RUN(test_byte_mask_and_wide_access);
+    RUN(test_top_of_address_space);
+    return harness_report();
+}
