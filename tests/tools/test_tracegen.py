@@ -301,6 +301,20 @@ def test_saxpy():
     ffma = [i for i in w if i["op"] == "FFMA"][0]
     check(set(i["dsts"][0] for i in w if i["op"].startswith("LDG")) <= set(ffma["srcs"]),
           "saxpy: FFMA reads both loads")
+    # A block of 48 threads: warp 1 of every CTA has 16 lanes (mask 0xffff).
+    out = gen("saxpy", "sx48", "--n", 100, "--block", 48)
+    allocs, ks = well_formed("saxpy block 48", out)
+    k = ks[0]
+    x, y = allocs[0][0], allocs[1][0]
+    per = by_thread(lane_accesses(k, ("LDG", "STG")), lambda cta, t: 48 * cta[0] + t[0])
+    check(dict(per) == {i: collections.Counter({("LDG", x + 4 * i): 1,
+                                                ("LDG", y + 4 * i): 1,
+                                                ("STG", y + 4 * i): 1})
+                        for i in range(100)} and k["grid"] == (3, 1, 1),
+          "saxpy block 48: thread i = 48 * bid + tid")
+    check([i["mask"] for i in k["ctas"][0]["warps"][1] if i["op"] == "STG.E"] == [0xFFFF]
+          and [i["mask"] for i in k["ctas"][2]["warps"][0] if i["op"] == "STG.E"]
+          == [0xF], "saxpy block 48: a 16-lane warp; CTA 2 holds threads 96..99")
 
 
 def test_gemm():
@@ -606,7 +620,8 @@ def test_modes_and_errors():
     for args, word in ((["vectoradd", "--n", "0"], "--n"),
                        (["gemm", "--n", "40", "--tile", "16"], "multiple"),
                        (["reduction", "--block", "48"], "power of two"),
-                       (["saxpy", "--block", "2048"], "1024")):
+                       (["saxpy", "--block", "2048"], "1024"),
+                       (["transpose", "--block", "64"], "not a parameter")):
         r = subprocess.run([sys.executable, TOOL] + args + ["-o", os.path.join(TMP, "x")],
                            capture_output=True, text=True)
         check(r.returncode == 2 and word in r.stderr and r.stderr.count("\n") == 1,
