@@ -7,8 +7,8 @@ addresses inside the CTA's shared memory, the address mode the documented rule p
 Then, for small sizes, the addresses every thread touches are compared with the
 kernel's formula computed here independently (the data-dependent kernels from the
 input files the tool writes), plus hand-derived details (vectoradd n=40: two CTAs, the
-second one's mask 0xff, addresses a + 4i), register dependences, determinism and the
-refusal of bad parameters."""
+second one's mask 0xff, addresses a + 4i, 27 warp instructions), register dependences,
+the counts the tool prints, determinism and the refusal of bad parameters."""
 import collections
 import filecmp
 import os
@@ -29,6 +29,7 @@ HEADER_KEYS = ("kernel name", "kernel id", "grid dim", "block dim", "shmem", "nr
                "binary version", "shmem base_addr", "local mem base_addr",
                "accelsim tracer version")
 MODES_SEEN = set()
+PRINTED = {}
 
 
 class Bad(Exception):
@@ -41,6 +42,7 @@ def gen(kernel, name, *args):
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise Bad("tracegen %s %s: %s" % (kernel, args, r.stderr))
+    PRINTED[out] = r.stdout
     return out
 
 
@@ -231,6 +233,17 @@ def well_formed(name, folder):
                                       for b, n in allocs)
                 ok &= exits == present
     check(ok, "%s: every line, CTA, warp, exit and address well-formed" % name)
+    want = ""
+    for n, k in enumerate(kernels, 1):
+        insts = [i for c in k["ctas"] for w in c["warps"] for i in w]
+        glob = [i for i in insts
+                if i["op"].split(".")[0] in ("LDG", "STG", "ATOMG", "RED")]
+        want += ("kernel-%d.traceg %s: %d CTAs, %d warp instructions, %d global, %d line "
+                 "requests\n" % (n, k["name"], len(k["ctas"]), len(insts), len(glob),
+                                  sum(len({a >> 7 for a in i["addrs"]} |
+                                          {(a + i["width"] - 1) >> 7 for a in i["addrs"]})
+                                      for i in glob)))
+    check(PRINTED[folder] == want, "%s: the printed counts are the trace's" % name)
     return allocs, kernels
 
 
@@ -266,6 +279,10 @@ def test_vectoradd():
               "kernel-1.traceg\n", "vectoradd: kernelslist.g, three 160 B buffers")
     k = ks[0]
     check(k["grid"] == (2, 1, 1) and k["block"] == (32, 1, 1), "vectoradd: 2 CTAs of 32")
+    # 13 instructions a warp, one more (the early EXIT) in CTA 1; 3 accesses a warp,
+    # one 128 B line each.
+    check(PRINTED[out] == "kernel-1.traceg vectoradd: 2 CTAs, 27 warp instructions, "
+          "6 global, 6 line requests\n", "vectoradd: printed counts, by hand")
     second = [i for i in k["ctas"][1]["warps"][0] if i["op"] != "EXIT"][4:]
     check(all(i["mask"] == 0xFF for i in second), "vectoradd: CTA 1 mask 0xff")
     ldg = [i for i in k["ctas"][1]["warps"][0] if i["op"].startswith("LDG")]
