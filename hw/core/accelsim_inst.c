@@ -189,11 +189,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *un
     AtsInst in = {0};
     uint64_t v;
     char *tok = strtok_r(line, " \t", &t.save);
-    if (k->lineinfo) {
-        if (!tok) {
-            return sim_error_set(err, "%s:%" PRIu64 ": missing line number", at.file,
-                                 at.line);
-        }
+    if (k->lineinfo && tok) {
         if (!ats_parse_u64(tok, 10, &v) || v > UINT32_MAX) {
             return inst_bad(&t, "line number", tok, "decimal", err);
         }

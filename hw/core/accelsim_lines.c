@@ -50,15 +50,28 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     return l;
 }
 
+/* zlib's reason for the last failure, without the "<fd:N>: " it prefixes for a
+ * stream opened by gzdopen. */
+static const char *lines_gz_reason(AtsLines *l)
+{
+    int code;
+    const char *msg = gzerror(l->gz, &code);
+    if (code == Z_ERRNO) {
+        return strerror(errno);
+    }
+    const char *colon = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ": ") : NULL;
+    return colon ? colon + 2 : msg;
+}
+
 bool ats_lines_next(AtsLines *l, char **line, SimError *err)
 {
     *line = NULL;
     if (!gzgets(l->gz, l->buf, (int)sizeof l->buf)) {
         int code;
-        const char *msg = gzerror(l->gz, &code);
+        gzerror(l->gz, &code);
         if (code != Z_OK) {
             return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
-                                 l->number + 1, code == Z_ERRNO ? strerror(errno) : msg);
+                                 l->number + 1, lines_gz_reason(l));
         }
         return true;
     }
@@ -71,13 +84,13 @@ bool ats_lines_next(AtsLines *l, char **line, SimError *err)
                              l->number, ATS_LINE_MAX);
     } else if (!gzeof(l->gz)) {
         int code;
-        const char *msg = gzerror(l->gz, &code);
+        gzerror(l->gz, &code);
         if (code == Z_OK) {
             return sim_error_set(err, "%s:%" PRIu64 ": NUL byte in the line", l->path,
                                  l->number);
         }
         return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path, l->number,
-                             code == Z_ERRNO ? strerror(errno) : msg);
+                             lines_gz_reason(l));
     }
     if (len > 0 && l->buf[len - 1] == '\r') {
         l->buf[--len] = '\0';

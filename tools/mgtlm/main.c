@@ -30,6 +30,7 @@ static const Command commands[] = {
     {"log", cmd_log, "convert a binary log to JSONL, Perfetto or VCD"},
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
     {"compare", cmd_compare, "ratios of the stats of two or more runs (--stats files)"},
+    {"trace-info", cmd_trace_info, "count what an Accel-Sim trace folder holds"},
 };
 
 static void usage(FILE *f)
