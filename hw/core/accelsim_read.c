@@ -204,7 +204,10 @@ static bool read_warp(AtsReader *r, const char *line, AtsCta *cta, uint32_t *lis
         return false;
     }
     if (!next || !read_key_u64(next, "insts", &val)) {
-        return read_fail(r, err, "expected insts = <n> after %s", line);
+        AtsWhere at = read_where(r);
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": expected insts = <n> after warp = %" PRIu64,
+                             at.file, at.line, w);
     }
     if (!ats_parse_u64(val, 10, &k)) {
         return read_fail(r, err, "bad instruction count \"%s\"", val);
