@@ -34,57 +34,67 @@ static char *inst_next(InstTok *t)
     return strtok_r(NULL, " \t", &t->save);
 }
 
+/* The name of a field for a message: what, with " of lane <n>" when lane >= 0 (built
+ * only when a message is written: the reader's hot path formats nothing). */
+static const char *inst_field(char *buf, size_t size, const char *what, int lane)
+{
+    if (lane < 0) {
+        return what;
+    }
+    snprintf(buf, size, "%s of lane %d", what, lane);
+    return buf;
+}
+
 /* Takes the next token or fails with "missing <what>". */
-static bool inst_take(InstTok *t, const char *what, char **tok, SimError *err)
+static bool inst_take(InstTok *t, const char *what, int lane, char **tok, SimError *err)
 {
     *tok = inst_next(t);
     if (!*tok) {
+        char buf[64];
         return sim_error_set(err, "%s:%" PRIu64 ": missing %s", t->at.file, t->at.line,
-                             what);
+                             inst_field(buf, sizeof buf, what, lane));
     }
     return true;
 }
 
-static bool inst_bad(InstTok *t, const char *what, const char *tok, const char *form,
-                     SimError *err)
+static bool inst_bad(InstTok *t, const char *what, int lane, const char *tok,
+                     const char *form, SimError *err)
 {
+    char buf[64];
     return sim_error_set(err, "%s:%" PRIu64 ": bad %s \"%s\" (%s)", t->at.file,
-                         t->at.line, what, tok, form);
+                         t->at.line, inst_field(buf, sizeof buf, what, lane), tok, form);
 }
 
-static bool inst_number(InstTok *t, const char *what, int base, uint64_t max,
+static bool inst_number(InstTok *t, const char *what, int lane, int base, uint64_t max,
                         const char *form, uint64_t *v, SimError *err)
 {
     char *tok;
-    if (!inst_take(t, what, &tok, err)) {
+    if (!inst_take(t, what, lane, &tok, err)) {
         return false;
     }
     if (!ats_parse_u64(tok, base, v) || *v > max) {
-        return inst_bad(t, what, tok, form, err);
+        return inst_bad(t, what, lane, tok, form, err);
     }
     return true;
 }
 
-/* "n" then n registers "R<0..255>". */
-static bool inst_regs(InstTok *t, const char *what, uint8_t *n, uint8_t *regs,
-                      SimError *err)
+/* "n" then n registers "R<0..255>"; count and reg name the two fields. */
+static bool inst_regs(InstTok *t, const char *count, const char *reg, uint8_t *n,
+                      uint8_t *regs, SimError *err)
 {
-    uint64_t count;
-    char name[32];
-    snprintf(name, sizeof name, "%s count", what);
-    if (!inst_number(t, name, 10, ATS_MAX_REGS, "0 to 8", &count, err)) {
+    uint64_t k;
+    if (!inst_number(t, count, -1, 10, ATS_MAX_REGS, "0 to 8", &k, err)) {
         return false;
     }
-    *n = (uint8_t)count;
-    snprintf(name, sizeof name, "%s register", what);
-    for (uint64_t i = 0; i < count; i++) {
+    *n = (uint8_t)k;
+    for (uint64_t i = 0; i < k; i++) {
         char *tok;
         uint64_t r;
-        if (!inst_take(t, name, &tok, err)) {
+        if (!inst_take(t, reg, -1, &tok, err)) {
             return false;
         }
         if (tok[0] != 'R' || !ats_parse_u64(tok + 1, 10, &r) || r > 255) {
-            return inst_bad(t, name, tok, "R0 to R255", err);
+            return inst_bad(t, reg, -1, tok, "R0 to R255", err);
         }
         regs[i] = (uint8_t)r;
     }
@@ -128,21 +138,21 @@ static bool inst_overflow(InstTok *t, unsigned lane, SimError *err)
 static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
 {
     uint64_t mode, base = 0;
-    char *tok, what[48];
-    if (!inst_number(t, "address mode", 10, 2, "0, 1 or 2", &mode, err)) {
+    char *tok;
+    if (!inst_number(t, "address mode", -1, 10, 2, "0, 1 or 2", &mode, err)) {
         return false;
     }
     if (mode != 0 &&
-        !inst_number(t, "base address", 16, UINT64_MAX, "hexadecimal", &base, err)) {
+        !inst_number(t, "base address", -1, 16, UINT64_MAX, "hexadecimal", &base, err)) {
         return false;
     }
     int64_t stride = 0;
     if (mode == 1) {
-        if (!inst_take(t, "stride", &tok, err)) {
+        if (!inst_take(t, "stride", -1, &tok, err)) {
             return false;
         }
         if (!ats_parse_i64(tok, &stride)) {
-            return inst_bad(t, "stride", tok, "decimal", err);
+            return inst_bad(t, "stride", -1, tok, "decimal", err);
         }
     }
     size_t k = 0;
@@ -152,8 +162,8 @@ static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
         }
         uint64_t a = base;
         if (mode == 0) {
-            snprintf(what, sizeof what, "address of lane %u", lane);
-            if (!inst_number(t, what, 16, UINT64_MAX, "hexadecimal", &a, err)) {
+            if (!inst_number(t, "address", (int)lane, 16, UINT64_MAX, "hexadecimal", &a,
+                             err)) {
                 return false;
             }
         } else if (mode == 1) {
@@ -164,12 +174,11 @@ static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
             a = (uint64_t)v;
         } else if (k > 0) {
             int64_t delta;
-            snprintf(what, sizeof what, "delta of lane %u", lane);
-            if (!inst_take(t, what, &tok, err)) {
+            if (!inst_take(t, "delta", (int)lane, &tok, err)) {
                 return false;
             }
             if (!ats_parse_i64(tok, &delta)) {
-                return inst_bad(t, what, tok, "decimal", err);
+                return inst_bad(t, "delta", (int)lane, tok, "decimal", err);
             }
             __int128 v = (__int128)out[k - 1] + delta;
             if (v < 0 || v > (__int128)UINT64_MAX) {
@@ -191,7 +200,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *un
     char *tok = strtok_r(line, " \t", &t.save);
     if (k->lineinfo && tok) {
         if (!ats_parse_u64(tok, 10, &v) || v > UINT32_MAX) {
-            return inst_bad(&t, "line number", tok, "decimal", err);
+            return inst_bad(&t, "line number", -1, tok, "decimal", err);
         }
         in.line = (uint32_t)v;
         tok = inst_next(&t);
@@ -200,27 +209,28 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *un
         return sim_error_set(err, "%s:%" PRIu64 ": missing PC", at.file, at.line);
     }
     if (!ats_parse_u64(tok, 16, &in.pc)) {
-        return inst_bad(&t, "PC", tok, "hexadecimal", err);
+        return inst_bad(&t, "PC", -1, tok, "hexadecimal", err);
     }
-    if (!inst_number(&t, "mask", 16, UINT32_MAX, "hexadecimal, 32 lanes", &v, err)) {
+    if (!inst_number(&t, "mask", -1, 16, UINT32_MAX, "hexadecimal, 32 lanes", &v, err)) {
         return false;
     }
     in.mask = (uint32_t)v;
-    if (!inst_regs(&t, "destination", &in.ndst, in.dst, err)) {
+    if (!inst_regs(&t, "destination count", "destination register", &in.ndst, in.dst,
+                   err)) {
         return false;
     }
     char *opcode;
-    if (!inst_take(&t, "opcode", &opcode, err)) {
+    if (!inst_take(&t, "opcode", -1, &opcode, err)) {
         return false;
     }
     if (!(opcode[0] >= 'A' && opcode[0] <= 'Z')) {
-        return inst_bad(&t, "opcode", opcode, "a SASS mnemonic", err);
+        return inst_bad(&t, "opcode", -1, opcode, "a SASS mnemonic", err);
     }
-    if (!inst_regs(&t, "source", &in.nsrc, in.src, err)) {
+    if (!inst_regs(&t, "source count", "source register", &in.nsrc, in.src, err)) {
         return false;
     }
     uint64_t width;
-    if (!inst_number(&t, "mem_width", 10, ATS_WIDTH_MAX, "0 to 256", &width, err)) {
+    if (!inst_number(&t, "mem_width", -1, 10, ATS_WIDTH_MAX, "0 to 256", &width, err)) {
         return false;
     }
     unsigned lanes = (unsigned)__builtin_popcount(in.mask);
