@@ -101,7 +101,7 @@ static bool inst_regs(InstTok *t, const char *count, const char *reg, uint8_t *n
     return true;
 }
 
-static bool inst_reserve(AtsWarpBuf *wb, size_t more, SimError *err)
+static bool inst_reserve(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
 {
     AtsWarp *w = wb->warp;
     if (w->naddrs + more > wb->addr_cap) {
@@ -111,7 +111,7 @@ static bool inst_reserve(AtsWarpBuf *wb, size_t more, SimError *err)
         }
         uint64_t *a = realloc(w->addrs, cap * sizeof *a);
         if (!a) {
-            return sim_error_set(err, "out of memory");
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
         }
         w->addrs = a;
         wb->addr_cap = cap;
@@ -120,7 +120,7 @@ static bool inst_reserve(AtsWarpBuf *wb, size_t more, SimError *err)
         size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
         AtsInst *in = realloc(w->inst, cap * sizeof *in);
         if (!in) {
-            return sim_error_set(err, "out of memory");
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
         }
         w->inst = in;
         wb->inst_cap = cap;
@@ -234,7 +234,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *un
         return false;
     }
     unsigned lanes = (unsigned)__builtin_popcount(in.mask);
-    if (!inst_reserve(wb, width ? lanes : 0, err)) {
+    if (!inst_reserve(wb, width ? lanes : 0, at, err)) {
         return false;
     }
     AtsWarp *w = wb->warp;
@@ -242,7 +242,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *un
         return sim_error_set(err, "%s:%" PRIu64 ": more than 2^32 addresses in one warp",
                              at.file, at.line);
     }
-    uint64_t *pool = w->addrs + w->naddrs;
+    uint64_t *pool = w->addrs ? w->addrs + w->naddrs : NULL; /* NULL: no lane yet */
     if (width > 0 && !inst_addrs(&t, in.mask, pool, err)) {
         return false;
     }

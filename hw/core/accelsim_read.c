@@ -223,7 +223,7 @@ static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
     cta->nwarps = (size_t)((threads + ATS_LANES - 1) / ATS_LANES);
     cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
     if (!cta->warps) {
-        return sim_error_set(err, "out of memory");
+        return read_fail(r, err, "%s", "out of memory");
     }
     uint32_t listed = 0; /* bit w: warp w was listed (at most 1024 / 32 warps) */
     char *line;
