@@ -1,14 +1,14 @@
 /* Opcode classes of the Accel-Sim trace format (see accelsim_op.h).
  *
  * Decisions:
- * - The table lists the SASS mnemonics of Pascal to Hopper that NVBit reports (the
- *   opcode maps of Accel-Sim's trace-driven front end name the same set), grouped by
- *   the unit that executes them: integer and uniform-datapath ALU, fp32 (with the
- *   packed half-precision ops, which share the fp32 pipe), fp64, SFU (MUFU and the
- *   conversions F2F, F2I, I2F, F2FP, RRO), tensor, and control (branches, moves,
- *   special-register reads, votes, convergence barriers, nops: the int latency unless
- *   set apart). SHFL is an int op (Accel-Sim's int latency list has its own "shfl"
- *   entry, which the core's int class stands for).
+ * - The table lists the SASS mnemonics (Pascal to Hopper) that NVBit reports and
+ *   Accel-Sim's opcode maps classify, grouped by the unit that executes them:
+ *   integer and uniform-datapath ALU, fp32 (with the packed half-precision ops, which
+ *   share the fp32 pipe), fp64, SFU (MUFU and the conversions F2F, F2I, I2F, F2FP,
+ *   RRO), tensor, and control (branches, moves, special-register reads, votes,
+ *   convergence barriers, nops: the int latency unless set apart). SHFL is an int op
+ *   (Accel-Sim's int latency list has its own "shfl" entry, which the int class
+ *   stands for).
  * - Generic LD, ST and ATOM are resolved per instruction by the first active lane's
  *   address, as Accel-Sim does (ats_op_resolve).
  * - A mnemonic not in the table (texture and surface ops, a newer architecture's
@@ -17,8 +17,8 @@
  *   trace-info shows how much of a trace it is (AtsReader's unknown count). Its
  *   addresses, if the line has any, are checked and dropped (no class accesses memory
  *   for it).
- * - The table is sorted in strcmp order and searched by bisection (the unit test looks
- *   every entry up, which an entry out of order fails).
+ * - The table is sorted in strcmp order and searched by bisection (the unit test reads
+ *   every entry from this file and looks it up, which an entry out of order fails).
  * - A generic atomic in the local window is global: local memory has no atomics. */
 #include "hw/core/accelsim_op.h"
 

@@ -97,6 +97,38 @@ static void test_op_table(void)
     }
 }
 
+/* Every entry of the table in hw/core/accelsim_op.c ("    {"NAME", ATS_OP_...") is found
+ * by the bisection, with the kind its line names: an entry out of order is not. */
+static void test_op_every_entry(void)
+{
+    FILE *f = fopen("hw/core/accelsim_op.c", "r");
+    CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    char line[256];
+    int entries = 0;
+    while (fgets(line, sizeof line, f)) {
+        char name[32], kind[32];
+        if (sscanf(line, " {\"%31[A-Z0-9_]\", %31[A-Z_],", name, kind) != 2) {
+            continue;
+        }
+        AtsClass cls;
+        AtsOpKind got = ats_op_lookup(name, &cls);
+        AtsOpKind want = strcmp(kind, "ATS_OP_LOAD") == 0     ? ATS_OP_LOAD
+                         : strcmp(kind, "ATS_OP_STORE") == 0  ? ATS_OP_STORE
+                         : strcmp(kind, "ATS_OP_ATOMIC") == 0 ? ATS_OP_ATOMIC
+                                                              : ATS_OP_FIXED;
+        if (got != want) {
+            fprintf(stderr, "entry %s: kind %d, want %d\n", name, (int)got, (int)want);
+        }
+        CHECK(got == want);
+        entries++;
+    }
+    fclose(f);
+    CHECK(entries > 100);
+}
+
 static void test_op_windows(void)
 {
     AtsKernelInfo k = {.shmem_base = 0x1000, .local_base = 0x3000};
@@ -235,6 +267,7 @@ int main(void)
         return 1;
     }
     RUN(test_op_table);
+    RUN(test_op_every_entry);
     RUN(test_op_windows);
     RUN(test_read_plain);
     RUN(test_read_gz);
