@@ -34,8 +34,8 @@ static AtsWhere read_where(const AtsReader *r)
     return (AtsWhere){ats_lines_path(r->lines), ats_lines_number(r->lines)};
 }
 
-/* The next line that is not blank (and not a comment when comments is true); NULL at
- * the end of the file. */
+/* The next line that is not blank (and not a comment when comments is true), without
+ * its leading and trailing blanks; NULL at the end of the file. */
 static bool read_line(AtsReader *r, bool comments, char **line, SimError *err)
 {
     for (;;) {
@@ -47,6 +47,10 @@ static bool read_line(AtsReader *r, bool comments, char **line, SimError *err)
             return true;
         }
         s += strspn(s, " \t");
+        size_t len = strlen(s);
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t')) {
+            s[--len] = '\0';
+        }
         if (*s == '\0' || (comments && *s == '#' && strcmp(s, "#BEGIN_TB") != 0 &&
                            strcmp(s, "#END_TB") != 0)) {
             continue;
@@ -56,6 +60,7 @@ static bool read_line(AtsReader *r, bool comments, char **line, SimError *err)
     }
 }
 
+/* "<file>:<line>: " and fmt with its one string argument. */
 static bool read_fail(const AtsReader *r, SimError *err, const char *fmt, const char *arg)
 {
     AtsWhere at = read_where(r);
