@@ -37,7 +37,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: mgtlm <command> [arguments]   (mgtlm <command> --help)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(f, "\nOptions of every command:\n"
                "  --plugin PATH.so  load the block types of a plug-in (repeatable)\n");
