@@ -9,6 +9,9 @@
  * - Tracer versions 3 and 4 are read; their instruction lines have the same form (the
  *   lineinfo column depends on "-enable lineinfo", not on the version). Versions 1
  *   and 2 put the block and warp on every line and are refused.
+ * - ats_parse_u64 and ats_parse_i64 (every number of an instruction line) parse by
+ *   hand rather than with strtoull: whole tokens only (no blank or sign that strtoull
+ *   would skip or take), and faster on the reader's hot path.
  * - A block has 1 to 1024 threads (CUDA's limit) and every grid dimension is at least
  *   1; a kernel name longer than 255 bytes is refused rather than truncated. */
 #include <errno.h>
@@ -24,14 +27,25 @@ bool ats_parse_u64(const char *s, int base, uint64_t *v)
     if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         s += 2;
     }
-    if (!((*s >= '0' && *s <= '9') ||
-          (base == 16 && ((*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))))) {
-        return false;
+    uint64_t x = 0;
+    const char *p = s;
+    for (;; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') {
+            d = (unsigned)(*p - '0');
+        } else if (base == 16 && *p >= 'a' && *p <= 'f') {
+            d = (unsigned)(*p - 'a' + 10);
+        } else if (base == 16 && *p >= 'A' && *p <= 'F') {
+            d = (unsigned)(*p - 'A' + 10);
+        } else {
+            break;
+        }
+        if (x > (UINT64_MAX - d) / (unsigned)base) {
+            return false;
+        }
+        x = x * (unsigned)base + d;
     }
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, base);
-    if (errno != 0 || *end != '\0') {
+    if (p == s || *p != '\0') {
         return false;
     }
     *v = x;
@@ -40,17 +54,12 @@ bool ats_parse_u64(const char *s, int base, uint64_t *v)
 
 bool ats_parse_i64(const char *s, int64_t *v)
 {
-    const char *digits = (*s == '-' || *s == '+') ? s + 1 : s;
-    if (!(*digits >= '0' && *digits <= '9')) {
+    bool neg = *s == '-';
+    uint64_t u;
+    if (!ats_parse_u64(s + (neg || *s == '+'), 10, &u) || u > (uint64_t)INT64_MAX + neg) {
         return false;
     }
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0') {
-        return false;
-    }
-    *v = x;
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
     return true;
 }
 

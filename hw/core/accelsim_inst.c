@@ -29,9 +29,26 @@ typedef struct InstTok {
     AtsWhere at;
 } InstTok;
 
+/* The next blank-separated token (NUL-terminated in place), NULL after the last. */
 static char *inst_next(InstTok *t)
 {
-    return strtok_r(NULL, " \t", &t->save);
+    char *p = t->save;
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    if (*p == '\0') {
+        t->save = p;
+        return NULL;
+    }
+    char *tok = p;
+    while (*p != '\0' && *p != ' ' && *p != '\t') {
+        p++;
+    }
+    if (*p != '\0') {
+        *p++ = '\0';
+    }
+    t->save = p;
+    return tok;
 }
 
 /* The name of a field for a message: what, with " of lane <n>" when lane >= 0 (built
@@ -194,10 +211,10 @@ static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
 bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *unknown,
                     AtsWhere at, SimError *err)
 {
-    InstTok t = {.save = NULL, .at = at};
+    InstTok t = {.save = line, .at = at};
     AtsInst in = {0};
     uint64_t v;
-    char *tok = strtok_r(line, " \t", &t.save);
+    char *tok = inst_next(&t);
     if (k->lineinfo && tok) {
         if (!ats_parse_u64(tok, 10, &v) || v > UINT32_MAX) {
             return inst_bad(&t, "line number", -1, tok, "decimal", err);

@@ -9,6 +9,7 @@
 #include "../harness.h"
 #include "hw/core/accelsim_list.h"
 #include "hw/core/accelsim_op.h"
+#include "hw/core/accelsim_parse.h"
 #include "hw/core/accelsim_read.h"
 
 static char tmpdir[] = "/tmp/test_accelsim_XXXXXX";
@@ -127,6 +128,33 @@ static void test_op_every_entry(void)
     }
     fclose(f);
     CHECK(entries > 100);
+}
+
+/* The hand-written number parsers: whole tokens, 64-bit limits, no blank or sign
+ * where strtoull would take one. */
+static void test_numbers(void)
+{
+    uint64_t u = 0;
+    int64_t i = 0;
+    CHECK(ats_parse_u64("18446744073709551615", 10, &u) && u == UINT64_MAX);
+    CHECK(!ats_parse_u64("18446744073709551616", 10, &u));
+    CHECK(ats_parse_u64("0xFFFFFFFFFFFFFFFF", 16, &u) && u == UINT64_MAX);
+    CHECK(!ats_parse_u64("0x10000000000000000", 16, &u));
+    CHECK(ats_parse_u64("7fd165500080", 16, &u) && u == 0x7fd165500080);
+    CHECK(!ats_parse_u64("0x", 16, &u));
+    CHECK(!ats_parse_u64("", 10, &u));
+    CHECK(!ats_parse_u64(" 5", 10, &u));
+    CHECK(!ats_parse_u64("-5", 10, &u));
+    CHECK(!ats_parse_u64("1a", 10, &u));
+    CHECK(!ats_parse_u64("0x10", 10, &u));
+    CHECK(ats_parse_i64("-9223372036854775808", &i) && i == INT64_MIN);
+    CHECK(!ats_parse_i64("-9223372036854775809", &i));
+    CHECK(ats_parse_i64("9223372036854775807", &i) && i == INT64_MAX);
+    CHECK(!ats_parse_i64("9223372036854775808", &i));
+    CHECK(ats_parse_i64("+128", &i) && i == 128);
+    CHECK(ats_parse_i64("-4", &i) && i == -4);
+    CHECK(!ats_parse_i64("--4", &i));
+    CHECK(!ats_parse_i64("-", &i));
 }
 
 static void test_op_windows(void)
@@ -268,6 +296,7 @@ int main(void)
     }
     RUN(test_op_table);
     RUN(test_op_every_entry);
+    RUN(test_numbers);
     RUN(test_op_windows);
     RUN(test_read_plain);
     RUN(test_read_gz);
