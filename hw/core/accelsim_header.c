@@ -40,10 +40,12 @@ bool ats_parse_u64(const char *s, int base, uint64_t *v)
         } else {
             break;
         }
-        if (x > (UINT64_MAX - d) / (unsigned)base) {
+        if (base == 16
+                ? x > UINT64_MAX >> 4
+                : x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
             return false;
         }
-        x = x * (unsigned)base + d;
+        x = base == 16 ? x << 4 | d : x * 10 + d;
     }
     if (p == s || *p != '\0') {
         return false;
