@@ -87,6 +87,15 @@ def main():
     check(got == want, "vectoradd: %d warp instructions == stats.csv total_insts %d"
           % (got, want))
 
+    text = subprocess.run([mgtlm, "trace-info", public], capture_output=True, text=True)
+    k = plain["vectoradd"][0]
+    check(text.returncode == 0 and
+          "  instructions: %d warp, %d thread\n" % (want, k["thread_instructions"])
+          in text.stdout and
+          "  global line requests (128 B): %d\n" % k["global_line_requests"]
+          in text.stdout,
+          "vectoradd: the text form has the JSON form's counts")
+
     tmp = tempfile.mkdtemp()
     try:
         for folder, label in folders:

@@ -144,9 +144,9 @@ int cmd_trace_info(Registry *r, int argc, char **argv)
     }
     json_t *kernels = json ? json_array() : NULL;
     if (!json) {
-        printf("trace %s: %" PRIu64 " kernels, %" PRIu64 " MemcpyHtoD of %" PRIu64
+        printf("trace %s: %" PRIu64 " kernel%s, %" PRIu64 " MemcpyHtoD of %" PRIu64
                " bytes\n",
-               dir, nkernels, ncopies, bytes);
+               dir, nkernels, nkernels == 1 ? "" : "s", ncopies, bytes);
     }
     bool ok = ti_kernels(&list, kernels, &err);
     ats_list_free(&list);
