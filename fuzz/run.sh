@@ -8,7 +8,7 @@
 #   fuzz/run.sh BUILD_DIR --seconds S    S seconds per target, random seed, corpus kept
 #                                        in BUILD_DIR/fuzz/corpus across runs (long runs)
 # Targets (docs/fuzzing.md): serve_api, pcie_frame, http, platform, testbench,
-# golden, cu_trace. Every seed is run first in both modes: fuzz/seeds/<target>/
+# golden, cu_trace, accelsim. Every seed is run first in both modes: fuzz/seeds/<target>/
 # (hand-written inputs and the regress-* inputs of past failures) and the shipped
 # inputs of each loader (platforms/, testbench/, vectors/, traces). fuzz/<target>.dict,
 # where present, is the target's dictionary. BUILD_DIR is a configured
@@ -39,7 +39,8 @@ esac
 # target:share of N in percent (--runs), scaled to the target's speed so that the
 # whole step stays within about 6 minutes on 2 cores for N = 400000 even on a loaded
 # machine (docs/fuzzing.md has the times)
-targets="serve_api:50 pcie_frame:100 http:10 platform:4 testbench:1 golden:1 cu_trace:1"
+targets="serve_api:50 pcie_frame:100 http:10 platform:4 testbench:1 golden:1 cu_trace:1
+    accelsim:2"
 mkdir -p "$out/artifacts"
 cc="${CLANG:-clang}"
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -77,6 +78,8 @@ libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent zlib) -ldl -lm"
         tools/mgtlm/golden_compare.c kernel/json_util.c $libs -o "$out/fuzz_golden"
     "$cc" $flags fuzz/fuzz_cu_trace.c fuzz/fuzz_file.c hw/workload/cu_trace.c \
         kernel/units.c $libs -o "$out/fuzz_cu_trace"
+    "$cc" $flags fuzz/fuzz_accelsim.c fuzz/fuzz_file.c hw/core/accelsim_*.c \
+        kernel/input_file.c $libs -lz -o "$out/fuzz_accelsim"
 }
 # Seeds: fuzz/seeds/<target>/ (hand-written inputs and the regress-* inputs of past
 # failures) and the shipped inputs of each loader.
@@ -96,6 +99,10 @@ for f in vectors/*/*.jsonl; do
 done
 for f in testbench/*/traces/*.jsonl tests/badinput/cases/trace-*/trace.jsonl; do
     cp "$f" "$out/corpus/cu_trace.seeds/$(echo "$f" | tr / _)"
+done
+for f in traces/public/*/kernel-*.traceg tests/accelsim/traces/*/kernel-*.traceg \
+    tests/badinput/cases/reader-*/t/kernel-1.traceg; do
+    cp "$f" "$out/corpus/accelsim.seeds/$(echo "$f" | tr / _)"
 done
 i=0
 for d in testbench/*/; do

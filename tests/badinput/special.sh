@@ -1,10 +1,10 @@
 #!/bin/sh
 # Special files as inputs: every loader (platform, extends target, cu trace, workload,
-# testbench, a testbench's platform file, golden vector) is given a FIFO with no
-# writer, /dev/zero and a directory. Each must be refused at once by its type: exit
-# status 2, one line on stderr naming the file, "not a regular file (<kind>)". A
-# `timeout` guards the runs, so an input read forever or a FIFO opened blocking fails
-# the test instead of hanging it.
+# testbench, a testbench's platform file, golden vector, Accel-Sim kernelslist.g and
+# kernel trace) is given a FIFO with no writer, /dev/zero and a directory. Each must be
+# refused at once by its type: exit status 2, one line on stderr naming the file, "not
+# a regular file (<kind>)". A `timeout` guards the runs, so an input read forever or a
+# FIFO opened blocking fails the test instead of hanging it.
 # Then a file one byte over the 1 GiB limit of files read whole (sparse, no disk
 # used) as platform, workload, testbench and golden: refused by its size. Last, a read
 # that runs out of memory: a cu trace and a golden file of one 512 MiB line (sparse),
@@ -75,6 +75,13 @@ for f in fifo zero folder; do
     check "testbench-platform-$f" "$f: cannot open: $bad" test "tbplat-$f.json"
     check "golden-$f" "tbgold-$f.json: /golden: $f: cannot open: $bad" \
         test "tbgold-$f.json"
+    mkdir acl-$f ack-$f
+    ln -s "../$f" acl-$f/kernelslist.g
+    ln -s "../$f" ack-$f/kernel-1.traceg
+    echo kernel-1.traceg >ack-$f/kernelslist.g
+    check "accelsim-list-$f" "acl-$f/kernelslist.g: cannot open: $bad" trace-info acl-$f
+    check "accelsim-kernel-$f" "ack-$f/kernel-1.traceg: cannot open: $bad" \
+        trace-info ack-$f
 done
 # Files read whole are limited to 1 GiB, checked by size before reading: a sparse file
 # one byte larger is refused at once, as platform, workload, testbench and golden.

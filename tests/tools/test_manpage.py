@@ -16,7 +16,7 @@ PAGE = os.path.join(ROOT, "docs", "mgtlm.1")
 # an option line of --help: "  -s, --set VALUE   help" or "      --dry   help"
 HELP_OPT = re.compile(r"^  (?:-(\w), |    )--([a-z][a-z0-9-]*)")
 # a section of the rendered page: "   mgtlm run PLATFORM [options]"
-PAGE_CMD = re.compile(r"^   mgtlm ([a-z]+)\b")
+PAGE_CMD = re.compile(r"^   mgtlm ([a-z][a-z-]*)\b")
 # an option tag of the rendered page: "       -s, --set VALUE" or "       --dry"
 PAGE_OPT = re.compile(r"^       (?:-(\w), )?--([a-z][a-z0-9-]*)")
 
@@ -27,7 +27,7 @@ def run(*args):
 
 def commands():
     out = run(MGTLM, "--help").stdout
-    return [m.group(1) for m in re.finditer(r"^  ([a-z]+) ", out, re.M)]
+    return [m.group(1) for m in re.finditer(r"^  ([a-z][a-z-]*) ", out, re.M)]
 
 
 def help_options(cmd):

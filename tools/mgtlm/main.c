@@ -30,13 +30,14 @@ static const Command commands[] = {
     {"log", cmd_log, "convert a binary log to JSONL, Perfetto or VCD"},
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
     {"compare", cmd_compare, "ratios of the stats of two or more runs (--stats files)"},
+    {"trace-info", cmd_trace_info, "count what an Accel-Sim trace folder holds"},
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mgtlm <command> [arguments]   (mgtlm <command> --help)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(f, "\nOptions of every command:\n"
                "  --plugin PATH.so  load the block types of a plug-in (repeatable)\n");

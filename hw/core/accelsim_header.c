@@ -1,0 +1,180 @@
+/* The header of an Accel-Sim kernel trace: "-key = value" lines (SPEC.md 6.1).
+ *
+ * Decisions:
+ * - Required: grid dim, block dim, shmem, nregs, shmem base_addr, local mem base_addr
+ *   and accelsim tracer version (SPEC.md 6.1); kernel name, kernel id, binary version
+ *   and enable lineinfo are read when present (lineinfo 0 when absent, as in tracer
+ *   version 3 files, which predate the key). Other keys (nvbit version, cuda stream id,
+ *   later tracers' additions) are skipped, so a newer tracer's header still reads.
+ * - Tracer versions 3 and 4 are read; their instruction lines have the same form (the
+ *   lineinfo column depends on "-enable lineinfo", not on the version). Versions 1
+ *   and 2 put the block and warp on every line and are refused.
+ * - ats_parse_u64 and ats_parse_i64 (every number of an instruction line) parse by
+ *   hand rather than with strtoull: whole tokens only (no blank or sign that strtoull
+ *   would skip or take), and faster on the reader's hot path.
+ * - A block has 1 to 1024 threads (CUDA's limit) and every grid dimension is at least
+ *   1; a kernel name longer than 255 bytes is refused rather than truncated. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/core/accelsim_parse.h"
+
+bool ats_parse_u64(const char *s, int base, uint64_t *v)
+{
+    if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+    }
+    uint64_t x = 0;
+    const char *p = s;
+    for (;; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') {
+            d = (unsigned)(*p - '0');
+        } else if (base == 16 && *p >= 'a' && *p <= 'f') {
+            d = (unsigned)(*p - 'a' + 10);
+        } else if (base == 16 && *p >= 'A' && *p <= 'F') {
+            d = (unsigned)(*p - 'A' + 10);
+        } else {
+            break;
+        }
+        if (base == 16
+                ? x > UINT64_MAX >> 4
+                : x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
+            return false;
+        }
+        x = base == 16 ? x << 4 | d : x * 10 + d;
+    }
+    if (p == s || *p != '\0') {
+        return false;
+    }
+    *v = x;
+    return true;
+}
+
+bool ats_parse_i64(const char *s, int64_t *v)
+{
+    bool neg = *s == '-';
+    uint64_t u;
+    if (!ats_parse_u64(s + (neg || *s == '+'), 10, &u) || u > (uint64_t)INT64_MAX + neg) {
+        return false;
+    }
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return true;
+}
+
+/* "(x,y,z)", each a decimal number of 1 to 2^31 - 1. */
+static bool header_dim(const char *s, uint32_t d[3])
+{
+    if (*s++ != '(') {
+        return false;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!(*s >= '0' && *s <= '9')) {
+            return false;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno != 0 || v < 1 || v > INT32_MAX || *end != (i < 2 ? ',' : ')')) {
+            return false;
+        }
+        d[i] = (uint32_t)v;
+        s = end + 1;
+    }
+    return *s == '\0';
+}
+
+static bool header_u32(const char *s, uint32_t *v)
+{
+    uint64_t x;
+    if (!ats_parse_u64(s, 10, &x) || x > UINT32_MAX) {
+        return false;
+    }
+    *v = (uint32_t)x;
+    return true;
+}
+
+bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWhere at,
+                     SimError *err)
+{
+    const char *eq = strstr(line, " = ");
+    if (!eq) {
+        return sim_error_set(err, "%s:%" PRIu64 ": expected -key = value", at.file,
+                             at.line);
+    }
+    size_t klen = (size_t)(eq - line);
+    const char *val = eq + 3;
+    bool ok = true;
+#define KEY(name) (klen == sizeof name - 1 && memcmp(line, name, klen) == 0)
+    if (KEY("kernel name")) {
+        if (strlen(val) >= sizeof k->name) {
+            return sim_error_set(err, "%s:%" PRIu64 ": kernel name longer than %zu bytes",
+                                 at.file, at.line, sizeof k->name - 1);
+        }
+        strcpy(k->name, val);
+    } else if (KEY("kernel id")) {
+        ok = header_u32(val, &k->id);
+    } else if (KEY("grid dim")) {
+        ok = header_dim(val, k->grid);
+        *seen |= ATS_HDR_GRID;
+    } else if (KEY("block dim")) {
+        ok = header_dim(val, k->block) &&
+             (uint64_t)k->block[0] * k->block[1] * k->block[2] <= 1024;
+        *seen |= ATS_HDR_BLOCK;
+    } else if (KEY("shmem")) {
+        ok = header_u32(val, &k->shmem);
+        *seen |= ATS_HDR_SHMEM;
+    } else if (KEY("nregs")) {
+        ok = header_u32(val, &k->nregs);
+        *seen |= ATS_HDR_NREGS;
+    } else if (KEY("shmem base_addr")) {
+        ok = ats_parse_u64(val, 16, &k->shmem_base);
+        *seen |= ATS_HDR_SHMEM_BASE;
+    } else if (KEY("local mem base_addr")) {
+        ok = ats_parse_u64(val, 16, &k->local_base);
+        *seen |= ATS_HDR_LOCAL_BASE;
+    } else if (KEY("binary version")) {
+        ok = header_u32(val, &k->binary_version);
+    } else if (KEY("accelsim tracer version")) {
+        ok = header_u32(val, &k->tracer_version);
+        if (ok && k->tracer_version != 3 && k->tracer_version != 4) {
+            return sim_error_set(err,
+                                 "%s:%" PRIu64 ": unsupported tracer version %s (3 and 4 "
+                                 "are read)",
+                                 at.file, at.line, val);
+        }
+        *seen |= ATS_HDR_VERSION;
+    } else if (KEY("enable lineinfo")) {
+        ok = strcmp(val, "0") == 0 || strcmp(val, "1") == 0;
+        k->lineinfo = val[0] == '1';
+    }
+#undef KEY
+    if (!ok) {
+        return sim_error_set(err, "%s:%" PRIu64 ": bad value \"%s\" for -%.*s", at.file,
+                             at.line, val, (int)klen, line);
+    }
+    return true;
+}
+
+bool ats_header_check(unsigned seen, AtsWhere at, SimError *err)
+{
+    static const char *const names[] = {
+        "grid dim",
+        "block dim",
+        "shmem",
+        "nregs",
+        "shmem base_addr",
+        "local mem base_addr",
+        "accelsim tracer version",
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(seen & (1u << i))) {
+            return sim_error_set(err, "%s:%" PRIu64 ": the header has no -%s", at.file,
+                                 at.line, names[i]);
+        }
+    }
+    return true;
+}

@@ -1,0 +1,38 @@
+/* Line-by-line reading of an Accel-Sim trace file (kernelslist.g, kernel-<n>.traceg),
+ * plain or gzip-compressed alike: the file is opened through kernel/input_file.h (a
+ * regular file only) and read through zlib, which passes a file without the gzip magic
+ * through unchanged.
+ *
+ * Decisions:
+ * - A line is at most ATS_LINE_MAX bytes: a real trace line (32 addresses of 18
+ *   characters and the registers) is under 1 KiB, and a longer one is refused rather
+ *   than grown into memory without bound.
+ * - The end of line is "\n" or "\r\n"; the returned text has neither.
+ * - A damaged or truncated gzip stream is an error naming the line it broke in, never
+ *   taken for the end of the file. */
+#ifndef MGTLM_HW_CORE_ACCELSIM_LINES_H
+#define MGTLM_HW_CORE_ACCELSIM_LINES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/error.h"
+
+#define ATS_LINE_MAX 65536
+
+typedef struct AtsLines AtsLines;
+
+/* Opens path; NULL with "<path>: cannot open: <reason>" in err. The caller closes it
+ * with ats_lines_close. */
+AtsLines *ats_lines_open(const char *path, SimError *err);
+/* Reads the next line into *line (valid until the next call, owned by l) and returns
+ * true, with *line NULL at the end of the file; false with "<path>:<line>: <reason>"
+ * in err for a read error or a line that is too long. */
+bool ats_lines_next(AtsLines *l, char **line, SimError *err);
+/* The number of the line last returned (1 for the first). */
+uint64_t ats_lines_number(const AtsLines *l);
+/* The path given to ats_lines_open. */
+const char *ats_lines_path(const AtsLines *l);
+void ats_lines_close(AtsLines *l);
+
+#endif

@@ -1,0 +1,6 @@
+MemcpyHtoD,0x00007f0000000000,4096
+MemcpyHtoD,0x00007f0000001000,4096
+
+MemcpyDtoH,0x00007f0000001000,4096
+kernel-1.traceg
+kernel-2.traceg

@@ -1,0 +1,2 @@
+kernel-1.traceg
+MemcpyDtoH,0x100

@@ -1,0 +1,1 @@
+kernels/kernel-1.traceg

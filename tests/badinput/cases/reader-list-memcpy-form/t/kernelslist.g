@@ -1,0 +1,1 @@
+MemcpyHtoD,0x100

@@ -1,0 +1,314 @@
+/* Unit tests of the Accel-Sim trace reader (hw/core/accelsim_*.c): the opcode table and
+ * the generic windows, the fields of parsed instructions and the expansion of the
+ * three address modes (values worked out by hand from SPEC.md 6.1), a CTA's warps by
+ * number, a gzip file read like the plain one, and that the list finds a .gz file. */
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../harness.h"
+#include "hw/core/accelsim_list.h"
+#include "hw/core/accelsim_op.h"
+#include "hw/core/accelsim_parse.h"
+#include "hw/core/accelsim_read.h"
+
+static char tmpdir[] = "/tmp/test_accelsim_XXXXXX";
+
+static const char header[] = "-kernel name = k\n"
+                             "-kernel id = 7\n"
+                             "-grid dim = (2,3,1)\n"
+                             "-block dim = (40,1,1)\n"
+                             "-shmem = 512\n"
+                             "-nregs = 24\n"
+                             "-shmem base_addr = 0x1000000\n"
+                             "-local mem base_addr = 0x2000000\n"
+                             "-accelsim tracer version = 4\n"
+                             "-enable lineinfo = 1\n";
+
+static const char body[] = "#BEGIN_TB\n"
+                           "thread block = 1,2,0\n"
+                           "warp = 1\n"
+                           "insts = 5\n"
+                           "9 0010 0000000f 1 R3 LDG.E.64 2 R4 R255 8 1 0x100 -8\n"
+                           "9 0020 80000005 0 STG.E 2 R4 R3 4 2 0x200 16 -32\n"
+                           "10 0030 00000006 1 R5 LD.E 1 R4 4 0 0x1000010 0x1000020\n"
+                           "10 0040 00000001 1 R6 LD.E 1 R4 4 0 0x2000100\n"
+                           "11 0050 ffffffff 0 EXIT 0 0\n"
+                           "#END_TB\n";
+
+static char *write_file(const char *name, const char *a, const char *b, bool gz)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    if (gz) {
+        gzFile g = gzopen(path, "wb");
+        gzputs(g, a);
+        gzputs(g, b);
+        gzclose(g);
+    } else {
+        FILE *f = fopen(path, "w");
+        fputs(a, f);
+        fputs(b, f);
+        fclose(f);
+    }
+    return path;
+}
+
+static void test_op_table(void)
+{
+    static const struct {
+        const char *op;
+        AtsOpKind kind;
+        AtsClass cls;
+    } cases[] = {
+        {"IADD3", ATS_OP_FIXED, ATS_INT},
+        {"XMAD.PSL.CBCC", ATS_OP_FIXED, ATS_INT},
+        {"FFMA", ATS_OP_FIXED, ATS_FP32},
+        {"HFMA2.MMA", ATS_OP_FIXED, ATS_FP32},
+        {"DFMA", ATS_OP_FIXED, ATS_FP64},
+        {"MUFU.RSQ", ATS_OP_FIXED, ATS_SFU},
+        {"HMMA.1688", ATS_OP_FIXED, ATS_TENSOR},
+        {"BRA", ATS_OP_FIXED, ATS_CONTROL},
+        {"S2R", ATS_OP_FIXED, ATS_CONTROL},
+        {"YIELD", ATS_OP_FIXED, ATS_CONTROL},
+        {"LDG.E.CG", ATS_OP_FIXED, ATS_LDG},
+        {"STG.E", ATS_OP_FIXED, ATS_STG},
+        {"ATOMG.E.ADD", ATS_OP_FIXED, ATS_ATOMG},
+        {"RED.E.ADD", ATS_OP_FIXED, ATS_RED},
+        {"LDSM.16.M88", ATS_OP_FIXED, ATS_LDS},
+        {"STS", ATS_OP_FIXED, ATS_STS},
+        {"ATOMS.ADD", ATS_OP_FIXED, ATS_ATOMS},
+        {"LDL", ATS_OP_FIXED, ATS_LDL},
+        {"STL.64", ATS_OP_FIXED, ATS_STL},
+        {"ULDC.64", ATS_OP_FIXED, ATS_LDC},
+        {"BAR.SYNC", ATS_OP_FIXED, ATS_BAR},
+        {"MEMBAR.GPU", ATS_OP_FIXED, ATS_MEMBAR},
+        {"EXIT", ATS_OP_FIXED, ATS_EXIT},
+        {"LD.E", ATS_OP_LOAD, ATS_INT},
+        {"ST", ATS_OP_STORE, ATS_INT},
+        {"ATOM.ADD", ATS_OP_ATOMIC, ATS_INT},
+        {"TEX.B", ATS_OP_UNKNOWN, ATS_INT},
+        {"AAAA", ATS_OP_UNKNOWN, ATS_INT},
+        {"ZZZZ", ATS_OP_UNKNOWN, ATS_INT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        AtsClass cls = ATS_EXIT;
+        CHECK_EQ_U64(ats_op_lookup(cases[i].op, &cls), cases[i].kind);
+        CHECK_EQ_U64(cls, cases[i].cls);
+    }
+}
+
+/* Every entry of the table in hw/core/accelsim_op.c ("    {"NAME", ATS_OP_...") is found
+ * by the bisection, with the kind its line names: an entry out of order is not. */
+static void test_op_every_entry(void)
+{
+    FILE *f = fopen("hw/core/accelsim_op.c", "r");
+    CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    char line[256];
+    int entries = 0;
+    while (fgets(line, sizeof line, f)) {
+        char name[32], kind[32];
+        if (sscanf(line, " {\"%31[A-Z0-9_]\", %31[A-Z_],", name, kind) != 2) {
+            continue;
+        }
+        AtsClass cls;
+        AtsOpKind got = ats_op_lookup(name, &cls);
+        AtsOpKind want = strcmp(kind, "ATS_OP_LOAD") == 0     ? ATS_OP_LOAD
+                         : strcmp(kind, "ATS_OP_STORE") == 0  ? ATS_OP_STORE
+                         : strcmp(kind, "ATS_OP_ATOMIC") == 0 ? ATS_OP_ATOMIC
+                                                              : ATS_OP_FIXED;
+        if (got != want) {
+            fprintf(stderr, "entry %s: kind %d, want %d\n", name, (int)got, (int)want);
+        }
+        CHECK(got == want);
+        entries++;
+    }
+    fclose(f);
+    CHECK(entries > 100);
+}
+
+/* The hand-written number parsers: whole tokens, 64-bit limits, no blank or sign
+ * where strtoull would take one. */
+static void test_numbers(void)
+{
+    uint64_t u = 0;
+    int64_t i = 0;
+    CHECK(ats_parse_u64("18446744073709551615", 10, &u) && u == UINT64_MAX);
+    CHECK(!ats_parse_u64("18446744073709551616", 10, &u));
+    CHECK(ats_parse_u64("0xFFFFFFFFFFFFFFFF", 16, &u) && u == UINT64_MAX);
+    CHECK(!ats_parse_u64("0x10000000000000000", 16, &u));
+    CHECK(ats_parse_u64("7fd165500080", 16, &u) && u == 0x7fd165500080);
+    CHECK(!ats_parse_u64("0x", 16, &u));
+    CHECK(!ats_parse_u64("", 10, &u));
+    CHECK(!ats_parse_u64(" 5", 10, &u));
+    CHECK(!ats_parse_u64("-5", 10, &u));
+    CHECK(!ats_parse_u64("1a", 10, &u));
+    CHECK(!ats_parse_u64("0x10", 10, &u));
+    CHECK(ats_parse_i64("-9223372036854775808", &i) && i == INT64_MIN);
+    CHECK(!ats_parse_i64("-9223372036854775809", &i));
+    CHECK(ats_parse_i64("9223372036854775807", &i) && i == INT64_MAX);
+    CHECK(!ats_parse_i64("9223372036854775808", &i));
+    CHECK(ats_parse_i64("+128", &i) && i == 128);
+    CHECK(ats_parse_i64("-4", &i) && i == -4);
+    CHECK(!ats_parse_i64("--4", &i));
+    CHECK(!ats_parse_i64("-", &i));
+}
+
+static void test_op_windows(void)
+{
+    AtsKernelInfo k = {.shmem_base = 0x1000, .local_base = 0x3000};
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, true, 0x1000), ATS_LDS);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, true, 0x2fff), ATS_LDS);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_STORE, &k, true, 0x3000), ATS_STL);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, true, 0x3000 + 8191), ATS_LDL);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, true, 0x3000 + 8192), ATS_LDG);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_STORE, &k, true, 0xfff), ATS_STG);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_ATOMIC, &k, true, 0x3000), ATS_ATOMG);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_ATOMIC, &k, true, 0x1000), ATS_ATOMS);
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, false, 0x1000), ATS_LDG);
+    k.local_base = 0;
+    CHECK_EQ_U64(ats_op_resolve(ATS_OP_LOAD, &k, true, 0x9999999), ATS_LDS);
+}
+
+/* Reads path and checks the header and the one CTA of header + body. */
+static void check_kernel(const char *path)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    CHECK(r != NULL);
+    if (!r) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    CHECK_STR(k.name, "k");
+    CHECK_EQ_U64(k.id, 7);
+    CHECK_EQ_U64(k.grid[1], 3);
+    CHECK_EQ_U64(k.block[0], 40);
+    CHECK_EQ_U64(k.shmem, 512);
+    CHECK_EQ_U64(k.nregs, 24);
+    CHECK_EQ_U64(k.shmem_base, 0x1000000);
+    CHECK_EQ_U64(k.tracer_version, 4);
+    CHECK_EQ_U64(k.lineinfo, 1);
+    AtsCta cta;
+    bool got = false;
+    CHECK(ats_reader_next(r, &cta, &got, &err) && got);
+    if (got) {
+        CHECK_EQ_U64(cta.x, 1);
+        CHECK_EQ_U64(cta.y, 2);
+        CHECK_EQ_U64(cta.nwarps, 2); /* 40 threads */
+        CHECK_EQ_U64(cta.warps[0].ninst, 0);
+        const AtsWarp *w = &cta.warps[1];
+        CHECK_EQ_U64(w->ninst, 5);
+        CHECK_EQ_U64(w->naddrs, 4 + 3 + 2 + 1);
+        const AtsInst *ld = &w->inst[0];
+        CHECK_EQ_U64(ld->line, 9);
+        CHECK_EQ_U64(ld->pc, 0x10);
+        CHECK_EQ_U64(ld->mask, 0xf);
+        CHECK_EQ_U64(ld->ndst, 1);
+        CHECK_EQ_U64(ld->dst[0], 3);
+        CHECK_EQ_U64(ld->nsrc, 2);
+        CHECK_EQ_U64(ld->src[1], ATS_ZERO_REG);
+        CHECK_EQ_U64(ld->cls, ATS_LDG);
+        CHECK_EQ_U64(ld->width, 8);
+        CHECK_EQ_U64(ld->addr_off, 0);
+        /* mode 1, base 0x100, stride -8 */
+        CHECK_EQ_U64(w->addrs[0], 0x100);
+        CHECK_EQ_U64(w->addrs[3], 0xe8);
+        /* mode 2, lanes 0, 2, 31: 0x200, +16, -32 */
+        CHECK_EQ_U64(w->inst[1].cls, ATS_STG);
+        CHECK_EQ_U64(w->inst[1].addr_off, 4);
+        CHECK_EQ_U64(w->addrs[4], 0x200);
+        CHECK_EQ_U64(w->addrs[5], 0x210);
+        CHECK_EQ_U64(w->addrs[6], 0x1f0);
+        /* mode 0 in the shared window, then in the local window */
+        CHECK_EQ_U64(w->inst[2].cls, ATS_LDS);
+        CHECK_EQ_U64(w->addrs[8], 0x1000020);
+        CHECK_EQ_U64(w->inst[3].cls, ATS_LDL);
+        CHECK_EQ_U64(w->inst[4].cls, ATS_EXIT);
+        CHECK_EQ_U64(w->inst[4].width, 0);
+        CHECK_EQ_U64(w->inst[4].line, 11);
+        ats_cta_free(&cta);
+    }
+    CHECK(ats_reader_next(r, &cta, &got, &err) && !got);
+    CHECK_EQ_U64(ats_reader_unknown(r), 0);
+    ats_reader_close(r);
+}
+
+static void test_read_plain(void)
+{
+    check_kernel(write_file("kernel-1.traceg", header, body, false));
+}
+
+static void test_read_gz(void)
+{
+    check_kernel(write_file("kernel-2.traceg.gz", header, body, true));
+}
+
+static void test_list_gz(void)
+{
+    write_file("kernelslist.g.gz", "MemcpyHtoD,0x00007f00,400\n\n",
+               "MemcpyDtoH,0x7f00,400\nkernel-2.traceg\n", true);
+    AtsList list;
+    SimError err = {{0}};
+    CHECK(ats_list_load(tmpdir, &list, &err));
+    CHECK_EQ_U64(list.ncmds, 2);
+    if (list.ncmds == 2) {
+        CHECK_EQ_U64(list.cmds[0].kind, ATS_CMD_MEMCPY);
+        CHECK_EQ_U64(list.cmds[0].addr, 0x7f00);
+        CHECK_EQ_U64(list.cmds[0].bytes, 400);
+        CHECK_EQ_U64(list.cmds[1].kind, ATS_CMD_KERNEL);
+        CHECK_STR(list.cmds[1].name, "kernel-2.traceg");
+        char want[300];
+        snprintf(want, sizeof want, "%s/kernel-2.traceg.gz", tmpdir);
+        CHECK_STR(list.cmds[1].path, want);
+    }
+    ats_list_free(&list);
+}
+
+static void test_bad_line(void)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file("kernel-3.traceg", header,
+                                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                                  "9 0010 0000000f 1 R3 LDG.E 1 R4 4 1 0x100\n",
+                                  false);
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    CHECK(r != NULL);
+    AtsCta cta;
+    bool got = true;
+    CHECK(r && !ats_reader_next(r, &cta, &got, &err) && !got);
+    char want[300];
+    snprintf(want, sizeof want, "%s:15: missing stride", path);
+    CHECK_STR(err.msg, want);
+    ats_reader_close(r);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(test_op_table);
+    RUN(test_op_every_entry);
+    RUN(test_numbers);
+    RUN(test_op_windows);
+    RUN(test_read_plain);
+    RUN(test_read_gz);
+    RUN(test_list_gz);
+    RUN(test_bad_line);
+    static const char *const names[] = {"kernel-1.traceg", "kernel-2.traceg.gz",
+                                        "kernelslist.g.gz", "kernel-3.traceg"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
+        unlink(path);
+    }
+    rmdir(tmpdir);
+    return harness_report();
+}

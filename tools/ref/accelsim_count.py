@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Independent reference for `mgtlm trace-info`: counts an Accel-Sim trace folder.
+
+Shares no code with the C reader (hw/core/accelsim_*.c): it reads kernelslist.g and
+every kernel-<n>.traceg (or .gz) with Python's gzip module and computes, per kernel,
+CTAs, warps, warp and thread instructions, memory instructions per class and the 128 B
+line requests of the global accesses (SPEC.md 6.1 and 6.3), written from the format's
+description, not from the C code. Prints one JSON document:
+
+    {"kernels": [{"file": ..., "ctas": ..., "warps": ..., "warp_instructions": ...,
+                  "thread_instructions": ..., "memory": {"ldg": ...},
+                  "global_line_requests": ...}]}
+
+Usage: accelsim_count.py DIR
+"""
+import gzip
+import json
+import os
+import sys
+
+LINE = 128
+LOCAL_WINDOW = 8 * 1024
+# Memory mnemonics and what they access; LD, ST and ATOM are generic.
+MEMORY = {
+    "LDG": "ldg", "STG": "stg", "ATOMG": "atomg", "RED": "red",
+    "LDS": "lds", "LDSM": "lds", "STS": "sts", "ATOMS": "atoms",
+    "LDL": "ldl", "STL": "stl", "LDC": "ldc", "ULDC": "ldc",
+}
+GLOBAL = ("ldg", "stg", "atomg", "red")
+
+
+def open_trace(path):
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path = path + ".gz"
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt")
+    return open(path, "rt")
+
+
+def generic(mnemonic, addr, header):
+    """The class of a generic LD/ST/ATOM by its first active address."""
+    shmem, local = header["shmem"], header["local"]
+    if addr is None:
+        space = "global"
+    elif shmem == 0 or local == 0:
+        space = "shared"
+    elif shmem <= addr < local:
+        space = "shared"
+    elif local <= addr < local + LOCAL_WINDOW:
+        space = "local"
+    else:
+        space = "global"
+    table = {
+        "LD": {"shared": "lds", "local": "ldl", "global": "ldg"},
+        "ST": {"shared": "sts", "local": "stl", "global": "stg"},
+        "ATOM": {"shared": "atoms", "local": "atomg", "global": "atomg"},
+    }
+    return table[mnemonic][space]
+
+
+def lanes_of(mask):
+    return [lane for lane in range(32) if (mask >> lane) & 1]
+
+
+def addresses(fields, lanes):
+    """Expands the address fields of one access (mode first) into one per lane."""
+    mode = int(fields[0])
+    if mode == 0:
+        return [int(x, 16) for x in fields[1:1 + len(lanes)]]
+    base = int(fields[1], 16)
+    if mode == 1:
+        stride = int(fields[2])
+        return [base + k * stride for k in range(len(lanes))]
+    out = []
+    for k in range(len(lanes)):
+        out.append(base if k == 0 else out[-1] + int(fields[1 + k]))
+    return out
+
+
+def lines_touched(addrs, width):
+    seen = set()
+    for a in addrs:
+        for line in range(a // LINE, (a + width - 1) // LINE + 1):
+            seen.add(line)
+    return len(seen)
+
+
+def count_kernel(path):
+    header = {"shmem": 0, "local": 0, "lineinfo": 0, "block": (1, 1, 1)}
+    out = {"ctas": 0, "warps": 0, "warp_instructions": 0, "thread_instructions": 0,
+           "memory": {c: 0 for c in sorted(set(MEMORY.values()))},
+           "global_line_requests": 0}
+    with open_trace(path) as f:
+        for raw in f:
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("-"):
+                key, _, value = line[1:].partition(" = ")
+                if key == "shmem base_addr":
+                    header["shmem"] = int(value, 16)
+                elif key == "local mem base_addr":
+                    header["local"] = int(value, 16)
+                elif key == "enable lineinfo":
+                    header["lineinfo"] = int(value)
+                elif key == "block dim":
+                    header["block"] = tuple(int(v) for v in value.strip("()").split(","))
+                continue
+            if line == "#BEGIN_TB":
+                threads = header["block"][0] * header["block"][1] * header["block"][2]
+                out["ctas"] += 1
+                out["warps"] += -(-threads // 32)
+                continue
+            if line.startswith("#") or line.split(" ")[0] in ("thread", "warp", "insts"):
+                continue
+            fields = line.split()
+            if header["lineinfo"]:
+                fields = fields[1:]
+            mask = int(fields[1], 16)
+            ndst = int(fields[2])
+            opcode = fields[3 + ndst]
+            nsrc = int(fields[4 + ndst])
+            width = int(fields[5 + ndst + nsrc])
+            lanes = lanes_of(mask)
+            out["warp_instructions"] += 1
+            out["thread_instructions"] += len(lanes)
+            addrs = addresses(fields[6 + ndst + nsrc:], lanes) if width else []
+            mnemonic = opcode.split(".")[0]
+            if mnemonic in ("LD", "ST", "ATOM"):
+                cls = generic(mnemonic, addrs[0] if addrs else None, header)
+            else:
+                cls = MEMORY.get(mnemonic)
+            if cls is None:
+                continue
+            out["memory"][cls] += 1
+            if cls in GLOBAL:
+                out["global_line_requests"] += lines_touched(addrs, width)
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: accelsim_count.py DIR")
+    folder = sys.argv[1]
+    kernels = []
+    with open_trace(os.path.join(folder, "kernelslist.g")) as f:
+        for raw in f:
+            name = raw.strip()
+            if name.startswith("kernel"):
+                k = count_kernel(os.path.join(folder, name))
+                k["file"] = name
+                kernels.append(k)
+    json.dump({"kernels": kernels}, sys.stdout, indent=2, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
