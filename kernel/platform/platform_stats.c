@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/csv.h"
 #include "kernel/xalloc.h"
 
 /* The block that registered the stat called full, or NULL; *stat is its own name. */
@@ -117,23 +118,6 @@ bool platform_stats_write_json(const Platform *p, json_t *run, json_t *host,
     return platform_stats_close(f, path, err);
 }
 
-/* One CSV field, quoted when it must be. */
-static void platform_stats_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') {
-            fputc('"', f);
-        }
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void platform_stats_row(FILE *f, const char *inst, const char *type,
                                const char *stat, const char *value, const char *unit)
 {
@@ -142,7 +126,7 @@ static void platform_stats_row(FILE *f, const char *inst, const char *type,
         if (i) {
             fputc(',', f);
         }
-        platform_stats_field(f, fields[i]);
+        csv_field(f, fields[i]);
     }
     fputc('\n', f);
 }

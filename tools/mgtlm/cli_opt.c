@@ -88,6 +88,20 @@ char **cli_parse_operands(const CliParse *p, int *n)
     return p->argv + 1;
 }
 
+int cli_parse_one(const CliParse *p, const char *what, const char **operand,
+                  SimError *err)
+{
+    if (p->noperands != 1) {
+        sim_error_set(err,
+                      p->noperands ? "%s: more than one %s given"
+                                   : "%s: no %s given (try --help)",
+                      p->spec->cmd, what);
+        return CLI_ERROR;
+    }
+    *operand = p->argv[1];
+    return CLI_END;
+}
+
 void cli_usage(FILE *f, const CliSpec *spec)
 {
     fprintf(f, "usage: %s %s\n", spec->cmd, spec->synopsis);

@@ -68,6 +68,12 @@ void cli_parse_init(CliParse *p, const CliSpec *spec, int argc, char **argv);
 int cli_parse_next(CliParse *p, const char **val, SimError *err);
 /* After CLI_END: the operands (not options), in command-line order, and their count. */
 char **cli_parse_operands(const CliParse *p, int *n);
+/* After CLI_END, for a command that takes exactly one operand (a platform, a log, a
+ * trace folder, named `what` in the messages): returns CLI_END with *operand set, or
+ * CLI_ERROR with err set to "<cmd>: no <what> given (try --help)" or "<cmd>: more
+ * than one <what> given". */
+int cli_parse_one(const CliParse *p, const char *what, const char **operand,
+                  SimError *err);
 
 /* Prints "usage: <cmd> <synopsis>", the about text and one line per option. */
 void cli_usage(FILE *f, const CliSpec *spec);

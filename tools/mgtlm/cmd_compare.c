@@ -22,6 +22,7 @@
 
 #include "cli_opt.h"
 #include "commands.h"
+#include "kernel/csv.h"
 #include "kernel/platform/json_file.h"
 
 enum { COMPARE_CSV = CLI_LONG_ONLY };
@@ -119,23 +120,6 @@ static bool compare_ratio(double value, double ref, double *ratio)
     return true;
 }
 
-/* Writes a CSV field, quoted when it holds a comma or a quote. */
-static void compare_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') {
-            fputc('"', f);
-        }
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* The stats every file has (and --match selects), in the first file's order, as
  * a new array of stat names. */
 static json_t *compare_common(const CompareArgs *a, json_t **flat)
@@ -209,9 +193,9 @@ static bool compare_write_csv(const CompareArgs *a, json_t **flat, json_t *rows,
         double ref = json_number_value(json_object_get(flat[0], stat));
         for (int k = 0; k < a->nfiles; k++) {
             double v = json_number_value(json_object_get(flat[k], stat)), r;
-            compare_csv_field(f, stat);
+            csv_field(f, stat);
             fputc(',', f);
-            compare_csv_field(f, a->files[k]);
+            csv_field(f, a->files[k]);
             fprintf(f, ",%.17g,", v);
             if (compare_ratio(v, ref, &r)) {
                 fprintf(f, "%.17g", r);

@@ -40,21 +40,7 @@ static int cost_parse(int argc, char **argv, const char **path, bool *as_json,
             return CLI_ERROR;
         }
     }
-    int n;
-    char **operands = cli_parse_operands(&cp, &n);
-    if (id != CLI_END) {
-        return id;
-    }
-    if (n > 1) {
-        sim_error_set(err, "mgtlm cost: more than one platform given");
-        return CLI_ERROR;
-    }
-    if (n == 0) {
-        sim_error_set(err, "mgtlm cost: no platform given (try --help)");
-        return CLI_ERROR;
-    }
-    *path = operands[0];
-    return CLI_END;
+    return id == CLI_END ? cli_parse_one(&cp, "platform", path, err) : id;
 }
 
 static json_int_t cost_int(json_t *o, const char *key)

@@ -36,23 +36,14 @@ static int log_parse(int argc, char **argv, LogArgs *a, SimError *err)
     while ((id = cli_parse_next(&cp, &val, err)) > 0) {
         *(id == 'f' ? &a->format : &a->out) = val;
     }
-    int n;
-    char **operands = cli_parse_operands(&cp, &n);
-    if (id != CLI_END) {
-        return id;
+    if (id != CLI_END || cli_parse_one(&cp, "log", &a->in, err) != CLI_END) {
+        return id != CLI_END ? id : CLI_ERROR;
     }
-    if (n > 1) {
-        sim_error_set(err, "mgtlm log: more than one log given");
-        return CLI_ERROR;
-    }
-    if (n == 0 || !a->format || !a->out) {
+    if (!a->format || !a->out) {
         sim_error_set(err, "mgtlm log: %s (try --help)",
-                      n == 0       ? "no log given"
-                      : !a->format ? "--format is required"
-                                   : "--out is required");
+                      !a->format ? "--format is required" : "--out is required");
         return CLI_ERROR;
     }
-    a->in = operands[0];
     return CLI_END;
 }
 

@@ -40,19 +40,7 @@ static int ti_parse(int argc, char **argv, const char **dir, bool *json, SimErro
     while ((id = cli_parse_next(&cp, &val, err)) > 0) {
         *json = true;
     }
-    int n;
-    char **operands = cli_parse_operands(&cp, &n);
-    if (id != CLI_END) {
-        return id;
-    }
-    if (n != 1) {
-        sim_error_set(err, "mgtlm trace-info: %s (try --help)",
-                      n == 0 ? "no trace folder given"
-                             : "more than one trace folder given");
-        return CLI_ERROR;
-    }
-    *dir = operands[0];
-    return CLI_END;
+    return id == CLI_END ? cli_parse_one(&cp, "trace folder", dir, err) : id;
 }
 
 static json_t *ti_dim(const uint32_t d[3])

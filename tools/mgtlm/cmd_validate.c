@@ -39,21 +39,7 @@ static int validate_parse(int argc, char **argv, const char **path, bool *dump,
             return CLI_ERROR;
         }
     }
-    int n;
-    char **operands = cli_parse_operands(&cp, &n);
-    if (id != CLI_END) {
-        return id;
-    }
-    if (n > 1) {
-        sim_error_set(err, "mgtlm validate: more than one platform given");
-        return CLI_ERROR;
-    }
-    if (n == 0) {
-        sim_error_set(err, "mgtlm validate: no platform given (try --help)");
-        return CLI_ERROR;
-    }
-    *path = operands[0];
-    return CLI_END;
+    return id == CLI_END ? cli_parse_one(&cp, "platform", path, err) : id;
 }
 
 int cmd_validate(Registry *r, int argc, char **argv)
