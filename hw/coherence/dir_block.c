@@ -11,10 +11,13 @@
  * Acknowledgements (`acks`, default on; HMG and REC papers: a write completes when
  * its invalidations are acknowledged): every invalidate carries inv_ack = 1 and the
  * sharer's L2 answers it with an inv_ack (dir_cmds.h), which arrives on `up` and is
- * consumed here; the response of the request that caused invalidates (a write's, or
- * a read's whose allocation evicted an entry) waits here until all of them are
- * acknowledged, then passes up. Every other response from `down` passes up
- * unchanged. Without `acks` invalidates are posted and nothing waits.
+ * consumed here. A write's response waits here until its write-invalidates are
+ * acknowledged, and also, for each of its lines, until the invalidates of an
+ * eviction that dropped that line are (a write that finds no entry must not
+ * complete while a copy it did not invalidate may still be hit); then it passes up.
+ * Eviction invalidates hold nobody else: the read whose allocation evicted goes on
+ * (a read of an evicted line only loses a copy). Every other response from `down`
+ * passes up unchanged. Without `acks` invalidates are posted and nothing waits.
  * Not modelled: directory access bandwidth and bank conflicts, transient states
  * (a line with acknowledgements pending takes new requests; the response order per
  * request is what the check relies on).
@@ -98,19 +101,33 @@ const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS] = {
          .buckets_of = dir_block_coalesced_buckets),
 };
 
+/* Adds delta to the count of key in m (a count that reaches 0 is removed); returns
+ * the new count. */
+static uint64_t dir_block_count(IdMap *m, uint64_t key, int delta)
+{
+    uint64_t n = 0;
+    (void)idmap_remove(m, key, &n);
+    n = (uint64_t)((int64_t)n + delta);
+    if (n) {
+        (void)idmap_insert(m, key, n);
+    }
+    return n;
+}
+
 static void dir_block_inv(void *ctx, uint64_t line_addr, int gpu, DirCause cause)
 {
     DirBlock *d = ctx;
-    (void)cause;
     Txn *t = txn_new(d->base.sim, TXN_INVALIDATE, line_addr, (uint32_t)d->line);
     t->src = (int16_t)d->own;
     t->dst = (int16_t)gpu;
-    if (d->acks && d->cur) {
-        uint64_t n = 0;
+    if (d->acks && cause == DIR_CAUSE_EVICT) {
+        t->inv_ack = 1;
+        (void)idmap_insert(&d->evict_inv, t->id, line_addr);
+        dir_block_count(&d->line_acks, line_addr, 1);
+    } else if (d->acks && d->cur) {
         t->inv_ack = 1;
         (void)idmap_insert(&d->inv_req, t->id, d->cur->id);
-        (void)idmap_remove(&d->req_wait, d->cur->id, &n);
-        (void)idmap_insert(&d->req_wait, d->cur->id, n + 1);
+        dir_block_count(&d->req_wait, d->cur->id, 1);
     }
     (*d->invalidates)++;
     egress_push(&d->qup, t, d->latency);
@@ -151,8 +168,11 @@ static void dir_block_drop_held(DirBlock *d)
         txn_unref(d->held[i]);
     }
     d->nheld = 0;
+    d->nwaiters = 0;
     idmap_destroy(&d->inv_req);
     idmap_destroy(&d->req_wait);
+    idmap_destroy(&d->evict_inv);
+    idmap_destroy(&d->line_acks);
 }
 
 void dir_block_reset(Block *b)
@@ -177,20 +197,10 @@ static void dir_block_response(DirBlock *d, Txn *t)
     (*d->resp_held)++;
 }
 
-/* An inv_ack from up: the last one of a request releases its held response. */
-static void dir_block_ack(DirBlock *d, Txn *a)
+/* One acknowledgement less for request req: the last one releases its response. */
+static void dir_block_req_acked(DirBlock *d, uint64_t req)
 {
-    uint64_t req, n = 0;
-    bool known = idmap_remove(&d->inv_req, a->inv_ack, &req);
-    (*d->inv_acks)++;
-    txn_unref(a);
-    if (!known) {
-        (*d->ack_errors)++;
-        return;
-    }
-    (void)idmap_remove(&d->req_wait, req, &n);
-    if (n > 1) {
-        (void)idmap_insert(&d->req_wait, req, n - 1);
+    if (dir_block_count(&d->req_wait, req, -1) > 0) {
         return;
     }
     for (size_t i = 0; i < d->nheld; i++) {
@@ -201,6 +211,46 @@ static void dir_block_ack(DirBlock *d, Txn *a)
             return;
         }
     }
+}
+
+/* An inv_ack from up: of a write-invalidate (counts for its request) or of an
+ * eviction invalidate (counts for its line, whose last one releases the writes
+ * waiting for it). */
+static void dir_block_ack(DirBlock *d, Txn *a)
+{
+    uint64_t key;
+    uint64_t id = a->inv_ack;
+    (*d->inv_acks)++;
+    txn_unref(a);
+    if (idmap_remove(&d->inv_req, id, &key)) {
+        dir_block_req_acked(d, key);
+    } else if (!idmap_remove(&d->evict_inv, id, &key)) {
+        (*d->ack_errors)++;
+    } else if (dir_block_count(&d->line_acks, key, -1) == 0) {
+        size_t k = 0;
+        for (size_t i = 0; i < d->nwaiters; i++) {
+            if (d->waiters[i].line == key) {
+                dir_block_req_acked(d, d->waiters[i].req);
+            } else {
+                d->waiters[k++] = d->waiters[i];
+            }
+        }
+        d->nwaiters = k;
+    }
+}
+
+/* A write to line a: waits for the eviction acknowledgements still due for a. */
+static void dir_block_wait_evicted(DirBlock *d, const Txn *t, uint64_t a)
+{
+    if (!d->acks || !idmap_get(&d->line_acks, a, NULL)) {
+        return;
+    }
+    if (d->nwaiters == d->capwaiters) {
+        d->capwaiters = d->capwaiters ? 2 * d->capwaiters : 16;
+        d->waiters = xrealloc_array(d->waiters, d->capwaiters, sizeof *d->waiters);
+    }
+    d->waiters[d->nwaiters++] = (DirWaiter){.line = a, .req = t->id};
+    dir_block_count(&d->req_wait, t->id, 1);
 }
 
 static bool dir_block_is_access(TxnCmd c)
@@ -223,9 +273,11 @@ static void dir_block_apply(DirBlock *d, const Txn *t)
                 (*d->remote_reads)++;
             }
         } else if (local) {
+            dir_block_wait_evicted(d, t, a);
             dir_core_local_write(&d->core, a);
             (*d->local_writes)++;
         } else {
+            dir_block_wait_evicted(d, t, a);
             dir_core_remote_write(&d->core, a, t->src);
             (*d->remote_writes)++;
         }
@@ -288,7 +340,7 @@ void dir_block_stats(Block *b)
     *d->inv_evict = d->core.inv_evict;
     *d->valid_entries = dir_core_valid_entries(&d->core);
     *d->positions = dir_core_positions(&d->core);
-    *d->ack_waiting = idmap_count(&d->inv_req);
+    *d->ack_waiting = idmap_count(&d->inv_req) + idmap_count(&d->evict_inv);
 }
 
 void dir_block_finalize(Block *b)
@@ -299,8 +351,10 @@ void dir_block_finalize(Block *b)
     dir_core_free(&d->core);
     dir_block_drop_held(d);
     free(d->held);
+    free(d->waiters);
     d->held = NULL;
-    d->capheld = 0;
+    d->waiters = NULL;
+    d->capheld = d->capwaiters = 0;
 }
 
 void dir_block_cost(Block *b, CostReport *r)

@@ -10,6 +10,11 @@
 #include "kernel/egress.h"
 #include "kernel/idmap.h"
 
+/* A write waiting for the eviction acknowledgements of one of its lines. */
+typedef struct DirWaiter {
+    uint64_t line, req;
+} DirWaiter;
+
 typedef struct DirBlock {
     Block base;
     uint64_t entries, ways, range, line;
@@ -20,10 +25,14 @@ typedef struct DirBlock {
     int own;
     DirCore core;
     Egress qup, qdown;
-    const Txn *cur; /* the request being applied (its invalidates count for it) */
-    IdMap inv_req;  /* invalidate id -> id of the request that caused it */
-    IdMap req_wait; /* request id -> acknowledgements still to come */
-    Txn **held;     /* responses waiting for acknowledgements (owned) */
+    const Txn *cur;     /* the request being applied (its invalidates count for it) */
+    IdMap inv_req;      /* invalidate id -> id of the request that caused it */
+    IdMap req_wait;     /* request id -> acknowledgements still to come */
+    IdMap evict_inv;    /* eviction invalidate id -> its line */
+    IdMap line_acks;    /* line -> eviction acknowledgements still to come */
+    DirWaiter *waiters; /* writes waiting for their line's eviction acks (owned) */
+    size_t nwaiters, capwaiters;
+    Txn **held; /* responses waiting for acknowledgements (owned) */
     size_t nheld, capheld;
     uint64_t *inv_acks, *resp_held, *ack_waiting, *ack_errors;
     uint64_t *remote_reads, *local_writes, *remote_writes, *passed;
@@ -80,8 +89,8 @@ void dir_block_cost(Block *b, CostReport *r);
     {                                                                                    \
         .key = "acks", .offset = offsetof(DirBlock, acks), .type = PT_BOOL,              \
         .def = "true",                                                                   \
-        .doc = "invalidates ask for an inv_ack; a request's response waits for the "     \
-               "acknowledgements of the invalidates it caused"                           \
+        .doc = "invalidates ask for an inv_ack; a write's response waits for those of "  \
+               "its invalidates and of the evictions of its lines"                       \
     }
 #define DIR_PARAM_LATENCY                                                                \
     {                                                                                    \
