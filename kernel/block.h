@@ -108,7 +108,9 @@ typedef struct BlockType {
     /* Optional: called once after every block has been realized, with all n instances
      * of this type in description order, for parameters that must agree across
      * instances (e.g. the cu's shared pattern). Returns false with err set and *bad =
-     * the index (in blocks) of the instance the message is about. Reads only. */
+     * the index (in blocks) of the instance the message is about. Reads only, except
+     * that, once they agree, it may link the instances to state they share (the cu's
+     * kernel barrier). */
     bool (*agree)(Block *const *blocks, size_t n, size_t *bad, SimError *err);
 } BlockType;
 

@@ -13,6 +13,7 @@ static const ParamDef dir_baseline_params[] = {
     DIR_PARAM_LINE,
     DIR_PARAM_REPLACEMENT("fifo"),
     DIR_PARAM_LATENCY,
+    DIR_PARAM_ACKS,
 };
 
 static bool dir_baseline_realize(Block *b, SimError *err)

@@ -6,11 +6,21 @@
  * to `down` (local data of this GPU): a read from another GPU is a remote read, a
  * write or atomic from this GPU a local write, one from another GPU a remote write;
  * each line of [addr, addr + len) is handled in ascending order. Invalidates leave
- * through `up` (TXN_INVALIDATE, addr = line, len = line, src = home, dst = sharer,
- * posted: never answered) before the request that caused them is passed down, both
- * after `latency`. Everything arriving from `down` (responses) passes up unchanged.
- * Not modelled: directory access bandwidth and bank conflicts, invalidate
- * acknowledgements (SPEC 3.1 lists none), transient states.
+ * through `up` (TXN_INVALIDATE, addr = line, len = line, src = home, dst = sharer)
+ * before the request that caused them is passed down, both after `latency`.
+ * Acknowledgements (`acks`, default on; HMG and REC papers: a write completes when
+ * its invalidations are acknowledged): every invalidate carries inv_ack = 1 and the
+ * sharer's L2 answers it with an inv_ack (dir_cmds.h), which arrives on `up` and is
+ * consumed here. A write's response waits here until its write-invalidates are
+ * acknowledged, and also, for each of its lines, until the invalidates of an
+ * eviction that dropped that line are (a write that finds no entry must not
+ * complete while a copy it did not invalidate may still be hit); then it passes up.
+ * Eviction invalidates hold nobody else: the read whose allocation evicted goes on
+ * (a read of an evicted line only loses a copy). Every other response from `down`
+ * passes up unchanged. Without `acks` invalidates are posted and nothing waits.
+ * Not modelled: directory access bandwidth and bank conflicts, transient states
+ * (a line with acknowledgements pending takes new requests; the response order per
+ * request is what the check relies on).
  *
  * Decisions:
  * - Atomics are writes for the directory (they modify the line).
@@ -18,13 +28,22 @@
  * - Anything else arriving from `up` (an invalidate for this GPU's own L2, a control)
  *   passes down untouched and is counted in `passed`.
  * - Requests are taken from `up` only while fewer than `buffer` transactions wait to
- *   go down; invalidates and responses are always queued (no protocol deadlock). */
+ *   go down; invalidates and responses are always queued (no protocol deadlock).
+ * - A posted write has no response to hold: its invalidates are acknowledged and
+ *   counted like the others, but its writer does not learn of it (a posted write is
+ *   complete for its writer when sent; kernel boundaries wait only for non-posted
+ *   writes, docs/coherence.md).
+ * - An inv_ack matching no invalidate sent here is a model error (ack_errors). */
 #include "hw/coherence/dir_block.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "hw/coherence/dir_cmds.h"
 #include "hw/lib/addr.h"
 #include "kernel/bits.h"
+#include "kernel/xalloc.h"
 
 const char *const dir_block_repl_choices[] = {"lru", "fifo", NULL};
 
@@ -69,18 +88,47 @@ const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS] = {
     STAT(DirBlock, positions, "positions", STAT_GAUGE, "", "lines tracked at the end"),
     STAT(DirBlock, route_errors, "route_errors", STAT_COUNTER, "",
          "model error: transactions for an unbound port", .is_error = true),
+    STAT(DirBlock, inv_acks, "inv_acks", STAT_COUNTER, "",
+         "invalidate acknowledgements received"),
+    STAT(DirBlock, resp_held, "resp_held", STAT_COUNTER, "",
+         "responses held until their invalidates were acknowledged"),
+    STAT(DirBlock, ack_waiting, "ack_waiting", STAT_GAUGE, "",
+         "invalidates not acknowledged at the end"),
+    STAT(DirBlock, ack_errors, "ack_errors", STAT_COUNTER, "",
+         "model error: acknowledgements of no invalidate sent here", .is_error = true),
     STAT(DirBlock, coalesced, "coalesced", STAT_HIST, "",
          "lines tracked by an entry when it was evicted", .width = 1,
          .buckets_of = dir_block_coalesced_buckets),
 };
 
+/* Adds delta to the count of key in m (a count that reaches 0 is removed); returns
+ * the new count. */
+static uint64_t dir_block_count(IdMap *m, uint64_t key, int delta)
+{
+    uint64_t n = 0;
+    (void)idmap_remove(m, key, &n);
+    n = (uint64_t)((int64_t)n + delta);
+    if (n) {
+        (void)idmap_insert(m, key, n);
+    }
+    return n;
+}
+
 static void dir_block_inv(void *ctx, uint64_t line_addr, int gpu, DirCause cause)
 {
     DirBlock *d = ctx;
-    (void)cause;
     Txn *t = txn_new(d->base.sim, TXN_INVALIDATE, line_addr, (uint32_t)d->line);
     t->src = (int16_t)d->own;
     t->dst = (int16_t)gpu;
+    if (d->acks && cause == DIR_CAUSE_EVICT) {
+        t->inv_ack = 1;
+        (void)idmap_insert(&d->evict_inv, t->id, line_addr);
+        dir_block_count(&d->line_acks, line_addr, 1);
+    } else if (d->acks && d->cur) {
+        t->inv_ack = 1;
+        (void)idmap_insert(&d->inv_req, t->id, d->cur->id);
+        dir_block_count(&d->req_wait, d->cur->id, 1);
+    }
     (*d->invalidates)++;
     egress_push(&d->qup, t, d->latency);
 }
@@ -114,10 +162,95 @@ bool dir_block_realize(Block *b, bool shared_vector, SimError *err)
     return true;
 }
 
+static void dir_block_drop_held(DirBlock *d)
+{
+    for (size_t i = 0; i < d->nheld; i++) {
+        txn_unref(d->held[i]);
+    }
+    d->nheld = 0;
+    d->nwaiters = 0;
+    idmap_destroy(&d->inv_req);
+    idmap_destroy(&d->req_wait);
+    idmap_destroy(&d->evict_inv);
+    idmap_destroy(&d->line_acks);
+}
+
 void dir_block_reset(Block *b)
 {
     DirBlock *d = (DirBlock *)b;
     dir_core_clear(&d->core);
+    dir_block_drop_held(d);
+}
+
+/* A response from down: held while its request waits for acknowledgements. */
+static void dir_block_response(DirBlock *d, Txn *t)
+{
+    if (!d->acks || !idmap_get(&d->req_wait, t->id, NULL)) {
+        egress_push(&d->qup, t, 0);
+        return;
+    }
+    if (d->nheld == d->capheld) {
+        d->capheld = d->capheld ? 2 * d->capheld : 16;
+        d->held = xrealloc_array(d->held, d->capheld, sizeof *d->held);
+    }
+    d->held[d->nheld++] = t;
+    (*d->resp_held)++;
+}
+
+/* One acknowledgement less for request req: the last one releases its response. */
+static void dir_block_req_acked(DirBlock *d, uint64_t req)
+{
+    if (dir_block_count(&d->req_wait, req, -1) > 0) {
+        return;
+    }
+    for (size_t i = 0; i < d->nheld; i++) {
+        if (d->held[i]->id == req) {
+            egress_push(&d->qup, d->held[i], 0);
+            memmove(&d->held[i], &d->held[i + 1], (d->nheld - i - 1) * sizeof *d->held);
+            d->nheld--;
+            return;
+        }
+    }
+}
+
+/* An inv_ack from up: of a write-invalidate (counts for its request) or of an
+ * eviction invalidate (counts for its line, whose last one releases the writes
+ * waiting for it). */
+static void dir_block_ack(DirBlock *d, Txn *a)
+{
+    uint64_t key;
+    uint64_t id = a->inv_ack;
+    (*d->inv_acks)++;
+    txn_unref(a);
+    if (idmap_remove(&d->inv_req, id, &key)) {
+        dir_block_req_acked(d, key);
+    } else if (!idmap_remove(&d->evict_inv, id, &key)) {
+        (*d->ack_errors)++;
+    } else if (dir_block_count(&d->line_acks, key, -1) == 0) {
+        size_t k = 0;
+        for (size_t i = 0; i < d->nwaiters; i++) {
+            if (d->waiters[i].line == key) {
+                dir_block_req_acked(d, d->waiters[i].req);
+            } else {
+                d->waiters[k++] = d->waiters[i];
+            }
+        }
+        d->nwaiters = k;
+    }
+}
+
+/* A write to line a: waits for the eviction acknowledgements still due for a. */
+static void dir_block_wait_evicted(DirBlock *d, const Txn *t, uint64_t a)
+{
+    if (!d->acks || !idmap_get(&d->line_acks, a, NULL)) {
+        return;
+    }
+    if (d->nwaiters == d->capwaiters) {
+        d->capwaiters = d->capwaiters ? 2 * d->capwaiters : 16;
+        d->waiters = xrealloc_array(d->waiters, d->capwaiters, sizeof *d->waiters);
+    }
+    d->waiters[d->nwaiters++] = (DirWaiter){.line = a, .req = t->id};
+    dir_block_count(&d->req_wait, t->id, 1);
 }
 
 static bool dir_block_is_access(TxnCmd c)
@@ -132,6 +265,7 @@ static void dir_block_apply(DirBlock *d, const Txn *t)
     uint64_t first = t->addr & ~(line - 1);
     uint64_t end = t->addr + (t->len ? t->len : 1);
     bool local = t->src == d->own;
+    d->cur = t;
     for (uint64_t a = first; a < end; a += line) {
         if (t->cmd == TXN_READ) {
             if (!local) {
@@ -139,13 +273,16 @@ static void dir_block_apply(DirBlock *d, const Txn *t)
                 (*d->remote_reads)++;
             }
         } else if (local) {
+            dir_block_wait_evicted(d, t, a);
             dir_core_local_write(&d->core, a);
             (*d->local_writes)++;
         } else {
+            dir_block_wait_evicted(d, t, a);
             dir_core_remote_write(&d->core, a, t->src);
             (*d->remote_writes)++;
         }
     }
+    d->cur = NULL;
 }
 
 static void dir_block_process(Block *b)
@@ -154,9 +291,18 @@ static void dir_block_process(Block *b)
     Port *up = d->qup.port, *down = d->qdown.port;
     Txn *t;
     while ((t = port_peek(down)) != NULL) {
-        egress_push(&d->qup, port_take(down), 0);
+        t = port_take(down);
+        if (t->cmd == TXN_RESP) {
+            dir_block_response(d, t);
+        } else {
+            egress_push(&d->qup, t, 0);
+        }
     }
     while ((t = port_peek(up)) != NULL) {
+        if (txn_is(t, &dir_cmd_inv_ack) && t->dst == d->own) {
+            dir_block_ack(d, port_take(up));
+            continue;
+        }
         bool tracked = dir_block_is_access(t->cmd) && t->dst == d->own && t->src >= 0 &&
                        (uint32_t)t->src < b->plat->gpus;
         if (tracked && egress_len(&d->qdown) >= b->buffer) {
@@ -194,6 +340,7 @@ void dir_block_stats(Block *b)
     *d->inv_evict = d->core.inv_evict;
     *d->valid_entries = dir_core_valid_entries(&d->core);
     *d->positions = dir_core_positions(&d->core);
+    *d->ack_waiting = idmap_count(&d->inv_req) + idmap_count(&d->evict_inv);
 }
 
 void dir_block_finalize(Block *b)
@@ -202,6 +349,12 @@ void dir_block_finalize(Block *b)
     egress_destroy(&d->qup);
     egress_destroy(&d->qdown);
     dir_core_free(&d->core);
+    dir_block_drop_held(d);
+    free(d->held);
+    free(d->waiters);
+    d->held = NULL;
+    d->waiters = NULL;
+    d->capheld = d->capwaiters = 0;
 }
 
 void dir_block_cost(Block *b, CostReport *r)

@@ -8,6 +8,12 @@
 #include "hw/coherence/dir_core.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
+#include "kernel/idmap.h"
+
+/* A write waiting for the eviction acknowledgements of one of its lines. */
+typedef struct DirWaiter {
+    uint64_t line, req;
+} DirWaiter;
 
 typedef struct DirBlock {
     Block base;
@@ -15,9 +21,20 @@ typedef struct DirBlock {
     int repl; /* DirRepl */
     SimTime latency;
     bool shared_vector;
+    bool acks; /* invalidates ask for an inv_ack; responses wait for them */
     int own;
     DirCore core;
     Egress qup, qdown;
+    const Txn *cur;     /* the request being applied (its invalidates count for it) */
+    IdMap inv_req;      /* invalidate id -> id of the request that caused it */
+    IdMap req_wait;     /* request id -> acknowledgements still to come */
+    IdMap evict_inv;    /* eviction invalidate id -> its line */
+    IdMap line_acks;    /* line -> eviction acknowledgements still to come */
+    DirWaiter *waiters; /* writes waiting for their line's eviction acks (owned) */
+    size_t nwaiters, capwaiters;
+    Txn **held; /* responses waiting for acknowledgements (owned) */
+    size_t nheld, capheld;
+    uint64_t *inv_acks, *resp_held, *ack_waiting, *ack_errors;
     uint64_t *remote_reads, *local_writes, *remote_writes, *passed;
     uint64_t *allocations, *evictions, *inv_write, *inv_evict, *invalidates;
     uint64_t *valid_entries, *positions, *route_errors;
@@ -26,7 +43,7 @@ typedef struct DirBlock {
 
 #define DIR_BLOCK_NPORTS 2
 extern const PortDef dir_block_ports[DIR_BLOCK_NPORTS];
-#define DIR_BLOCK_NSTATS 13
+#define DIR_BLOCK_NSTATS 17
 extern const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS];
 extern const char *const dir_block_repl_choices[];
 
@@ -67,6 +84,13 @@ void dir_block_cost(Block *b, CostReport *r);
         .key = "replacement", .offset = offsetof(DirBlock, repl), .type = PT_ENUM,       \
         .def = defstr, .choices = dir_block_repl_choices,                                \
         .doc = "victim choice in a full set: lru (least recently used) or fifo (oldest)" \
+    }
+#define DIR_PARAM_ACKS                                                                   \
+    {                                                                                    \
+        .key = "acks", .offset = offsetof(DirBlock, acks), .type = PT_BOOL,              \
+        .def = "true",                                                                   \
+        .doc = "invalidates ask for an inv_ack; a write's response waits for those of "  \
+               "its invalidates and of the evictions of its lines"                       \
     }
 #define DIR_PARAM_LATENCY                                                                \
     {                                                                                    \

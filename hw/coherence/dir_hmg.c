@@ -19,6 +19,7 @@ static const ParamDef dir_hmg_params[] = {
                            "(HMG: 4 lines of 64 B)"),
     DIR_PARAM_REPLACEMENT("lru"),
     DIR_PARAM_LATENCY,
+    DIR_PARAM_ACKS,
 };
 
 static bool dir_hmg_realize(Block *b, SimError *err)

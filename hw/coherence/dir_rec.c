@@ -16,6 +16,7 @@ static const ParamDef dir_rec_params[] = {
                             "base = addr >> log2(range)"),
     DIR_PARAM_REPLACEMENT("lru"),
     DIR_PARAM_LATENCY,
+    DIR_PARAM_ACKS,
 };
 
 static bool dir_rec_realize(Block *b, SimError *err)

@@ -23,7 +23,10 @@
  * data, read-allocate and write-through: a write updates a present copy and goes on
  * to the home (no allocation on a write miss); invalidates (TXN_INVALIDATE with
  * dst == this GPU, from net or up) drop the line (`inv_hits` counts those that
- * found one) and keep a fill in flight for it from being inserted.
+ * found one) and keep a fill in flight for it from being inserted; one that asks
+ * for it (inv_ack = 1, from a directory with `acks`) is answered at once with an
+ * inv_ack to its home (hw/coherence/dir_cmds.h), sent back out of the port the
+ * invalidate came in on (`inv_acks` counts them).
  * Not modelled: banks, tag-pipeline throughput, MSHR limits, replacement other
  * than LRU, sectoring.
  *
@@ -52,7 +55,9 @@
  * - Remote lines are never dirty; evicting one is silent (the home's directory keeps
  *   the sharer; a later invalidate misses).
  * - Pass-through traffic (responses not for a fill, invalidates for other GPUs,
- *   controls, requests of other GPUs) takes no time here. Each output keeps order.
+ *   inv_acks, controls, requests of other GPUs) takes no time here; inv_acks, like
+ *   responses and invalidates, are always taken (the responses held at the home
+ *   directory wait for them). Each output keeps order.
  * - Backpressure: a request is taken only while fewer than `buffer` transactions
  *   wait on the output it needs; responses and invalidates are always taken.
  * - kernel_end / release need no action (coherence is by invalidation); controls
@@ -207,10 +212,11 @@ static bool l2_from_net(L2 *c, Txn *t)
         return true;
     }
     if (t->cmd == TXN_INVALIDATE) {
-        l2_invalidate(c, port_take(c->net));
+        l2_invalidate(c, port_take(c->net), &c->qnet);
         return true;
     }
-    if (!l2_is_control(t->cmd) && egress_len(&c->qrq) >= c->base.buffer) {
+    if (!l2_is_control(t->cmd) && !txn_is(t, &dir_cmd_inv_ack) &&
+        egress_len(&c->qrq) >= c->base.buffer) {
         return false;
     }
     l2_pass(c, c->net, &c->qrq);
@@ -222,7 +228,7 @@ static bool l2_from_up(L2 *c, Txn *t)
     if (t->cmd == TXN_RESP) {
         l2_error(c, c->up);
     } else if (t->cmd == TXN_INVALIDATE) {
-        l2_invalidate(c, port_take(c->up));
+        l2_invalidate(c, port_take(c->up), &c->qup);
     } else if (l2_is_control(t->cmd)) {
         (*c->controls)++;
         txn_unref(port_take(c->up));
@@ -249,13 +255,13 @@ static bool l2_from_rq(L2 *c, Txn *t)
     }
     if (t->dst == c->own) {
         if (t->cmd == TXN_INVALIDATE) {
-            l2_invalidate(c, port_take(c->rq));
+            l2_invalidate(c, port_take(c->rq), &c->qrq);
         } else {
             l2_error(c, c->rq);
         }
         return true;
     }
-    if (t->cmd == TXN_RESP || t->cmd == TXN_INVALIDATE) {
+    if (t->cmd == TXN_RESP || t->cmd == TXN_INVALIDATE || txn_is(t, &dir_cmd_inv_ack)) {
         l2_pass(c, c->rq, &c->qnet);
         return true;
     }
@@ -367,6 +373,7 @@ static const StatDef l2_stat_defs[] = {
     STAT(L2, once_skips, "once_skips", STAT_COUNTER, "",
          "lines not inserted under remote_insert once"),
     STAT(L2, inv_received, "inv_received", STAT_COUNTER, "", "invalidates received"),
+    STAT(L2, inv_acks, "inv_acks", STAT_COUNTER, "", "invalidate acknowledgements sent"),
     STAT(L2, inv_hits, "inv_hits", STAT_COUNTER, "",
          "invalidates that dropped a valid line"),
     STAT(L2, inv_pending, "inv_pending", STAT_COUNTER, "",

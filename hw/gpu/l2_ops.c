@@ -393,9 +393,18 @@ bool l2_fill_done(L2 *c, Txn *resp)
     return true;
 }
 
-void l2_invalidate(L2 *c, Txn *t)
+void l2_invalidate(L2 *c, Txn *t, Egress *back)
 {
     (*c->inv_received)++;
+    if (t->inv_ack) {
+        Txn *a = txn_new_declared(c->base.sim, &dir_cmd_inv_ack, t->addr, 0);
+        a->src = (int16_t)c->own;
+        a->dst = t->src;
+        a->unit = t->unit;
+        a->inv_ack = t->id;
+        egress_push(back, a, 0);
+        (*c->inv_acks)++;
+    }
     bool hit = false;
     for (uint64_t a = l2_line_of(c, t->addr); a < l2_end(t); a += c->line) {
         long i = l2a_find(&c->a, a);

@@ -3,6 +3,7 @@
 #ifndef MGTLM_HW_GPU_L2_PRIV_H
 #define MGTLM_HW_GPU_L2_PRIV_H
 
+#include "hw/coherence/dir_cmds.h"
 #include "hw/gpu/l2_array.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
@@ -45,7 +46,8 @@ typedef struct L2 {
     uint64_t *reads, *writes, *atomics, *hits, *misses, *merged, *remote_reads;
     uint64_t *remote_writes, *remote_hits, *remote_misses, *remote_updates, *fills_done;
     uint64_t *evictions, *remote_evictions, *writebacks, *bypasses, *once_skips;
-    uint64_t *inv_received, *inv_hits, *inv_pending, *kernels, *passed, *controls;
+    uint64_t *inv_received, *inv_acks, *inv_hits, *inv_pending, *kernels, *passed,
+        *controls;
     uint64_t *outstanding, *parked, *route_errors;
 } L2;
 
@@ -59,8 +61,9 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t);
 bool l2_remote_conflict(L2 *c, const Txn *t);
 /* A response to a fill read (consumed); false if id names no fill. */
 bool l2_fill_done(L2 *c, Txn *resp);
-/* Drops the lines overlapping the invalidate t (consumed). */
-void l2_invalidate(L2 *c, Txn *t);
+/* Drops the lines overlapping the invalidate t (consumed); answers it with an
+ * inv_ack pushed on back if it asks for one. */
+void l2_invalidate(L2 *c, Txn *t, Egress *back);
 /* The line address of addr; the end of t's bytes (a 0-byte access counts as 1). */
 uint64_t l2_line_of(const L2 *c, uint64_t addr);
 uint64_t l2_end(const Txn *t);

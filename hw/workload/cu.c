@@ -20,6 +20,8 @@
  *   t >= previous send + gap,
  *   a free slot if it needs one (a response frees its slot at its arrival),
  *   no response outstanding if it is a kernel's (or the verify phase's) release,
+ *   pattern shared, kernel_begin of kernel k: every cu of the pattern has sent
+ *   kernel k - 1's kernel_end (the kernel barrier),
  * and the port accepts it (a refused send waits for on_free). All requests of one
  * wavefront record share the record's time, so they leave `gap` apart.
  *
@@ -67,8 +69,15 @@
  *   the last send when nothing is answered).
  * - Kernels: `count` accesses per kernel; the synthetic stream continues across
  *   kernels. T = 0 runs kernels back to back (no overrun); pattern shared needs
- *   T > 0 because its readers rely on every writer having finished kernel k - 1 by
- *   k * T. kernels > 1 is refused for patterns none and trace.
+ *   T > 0. kernels > 1 is refused for patterns none and trace.
+ * - Kernel barrier (pattern shared): the readers of kernel k expect every write of
+ *   kernel k - 1, so, as a GPU launches a kernel only when the previous one has
+ *   ended (SPEC.md 6.4), kernel k of a cu begins only after every cu of the pattern
+ *   sent kernel k - 1's kernel_end, which each sends after its release, after the
+ *   responses to all its non-posted writes (a write is answered once its
+ *   invalidates are acknowledged, docs/coherence.md). A kernel that overruns its
+ *   slot T thus delays the next kernel everywhere instead of letting a faster cu
+ *   read lines a slower one has not yet written; the overrun is still counted.
  * - Shared reads expect the bytes given by the kernel predicates (cu_shared.h), not
  *   the shadow (other cus write those lines); verify reads expect the shadow.
  * - Shared and halo writes carry data v(addr, k) (cu_value); other writes PRNG data.
@@ -738,6 +747,17 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     return t;
 }
 
+/* Pattern shared: true once every peer has sent k kernel_ends (kernel k may begin). */
+static bool cu_barrier_open(const Cu *c, uint64_t k)
+{
+    for (size_t i = 0; i < c->npeers; i++) {
+        if (c->peers[i]->kends < k) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Bookkeeping after t left the port at now. */
 static void cu_sent(Cu *c, const Txn *t, uint32_t slot, SimTime now)
 {
@@ -766,6 +786,12 @@ static void cu_sent(Cu *c, const Txn *t, uint32_t slot, SimTime now)
             (*c->kernels_done)++;
             if (c->kernel_time > 0 && now + c->gap > (SimTime)(k + 1) * c->kernel_time) {
                 (*c->overrun_errors)++;
+            }
+            if (c->npeers && cu_barrier_open(c, c->kends)) {
+                /* The last cu to end kernel k lets every peer begin kernel k + 1. */
+                for (size_t i = 0; i < c->npeers; i++) {
+                    sim_event_notify_at(&c->peers[i]->ev, now);
+                }
             }
         }
         break;
@@ -810,6 +836,9 @@ static void cu_pump(Cu *c)
             return;
         }
         if (c->req.drain && c->nfree < c->outstanding) {
+            return;
+        }
+        if (c->req.cmd == TXN_KERNEL_BEGIN && !cu_barrier_open(c, c->kernel)) {
             return;
         }
         c->held = cu_build(c, &c->held_slot);
@@ -924,6 +953,12 @@ static void cu_finalize(Block *b)
     free(c->slots);
     free(c->free_slots);
     free(c->scratch);
+    if (c->owns_peers) {
+        free(c->peers);
+    }
+    c->peers = NULL;
+    c->npeers = 0;
+    c->owns_peers = false;
     c->slots = NULL;
     c->free_slots = NULL;
     c->scratch = NULL;

@@ -10,7 +10,12 @@
  * - the global ids gpu * cus + index cover 0 .. gpus * cus - 1 exactly once, so every
  *   line has the one writer the predicates assume.
  * Not checkable here (other block types): that no other unit writes the region and
- * that the memories' `fill` equals the cus' (docs/blocks.md). */
+ * that the memories' `fill` equals the cus' (docs/blocks.md).
+ *
+ * Once they agree, every shared cu gets the list of all of them (Cu.peers, owned by
+ * the first): the kernel barrier of cu.c. Decision: this is the one write agree does,
+ * because the barrier is the host's kernel launch (SPEC.md 6.4: the next kernel starts
+ * after the last CTA of the previous one ends), which no single cu sees. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +100,31 @@ static bool cu_agree_ids(Block *const *cus, size_t n, size_t fi, size_t *bad,
     return ok;
 }
 
+/* Gives every shared cu the list of all of them; cus[fi] owns it. */
+static bool cu_agree_link(Block *const *cus, size_t n, size_t fi, SimError *err)
+{
+    Cu *f = (Cu *)cus[fi];
+    if (f->owns_peers) {
+        free(f->peers);
+    }
+    Cu **peers = malloc(n * sizeof *peers);
+    if (!peers) {
+        return sim_error_set(err, "out of memory");
+    }
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (((Cu *)cus[i])->pattern == CU_SHARED) {
+            peers[np++] = (Cu *)cus[i];
+        }
+    }
+    for (size_t i = 0; i < np; i++) {
+        peers[i]->peers = peers;
+        peers[i]->npeers = np;
+        peers[i]->owns_peers = i == 0;
+    }
+    return true;
+}
+
 bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err)
 {
     size_t fi = 0;
@@ -124,5 +154,8 @@ bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err)
                                  c->base.name, key, f->base.name);
         }
     }
-    return cu_agree_ids(cus, n, fi, bad, err);
+    if (!cu_agree_ids(cus, n, fi, bad, err)) {
+        return false;
+    }
+    return cu_agree_link(cus, n, fi, err);
 }

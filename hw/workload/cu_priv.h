@@ -124,6 +124,12 @@ typedef struct Cu {
     IdMap ids;        /* txn id -> slot */
     uint8_t *scratch; /* max_len bytes */
     SimEvent ev;
+    /* Pattern shared: every cu of the pattern (the kernel barrier, linked by
+     * cu_agree); the array is owned by the first of them (owns_peers), borrowed by
+     * the others. NULL for other patterns. */
+    struct Cu **peers;
+    size_t npeers;
+    bool owns_peers;
 
     uint64_t *issued, *completed, *reads, *writes, *atomics, *controls, *remote_reads;
     bool reported; /* the first data error was described on stderr */
@@ -138,8 +144,8 @@ typedef struct Cu {
 /* Names of the patterns, indexed by the enum above (NULL-terminated). */
 extern const char *const cu_patterns[];
 
-/* BlockType.agree of the cu: every cu of pattern shared agrees with the others
- * (cu_agree.c). */
+/* BlockType.agree of the cu: every cu of pattern shared agrees with the others, and
+ * they are linked to their kernel barrier (cu_agree.c). */
 bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err);
 
 #endif
