@@ -109,8 +109,10 @@ typedef struct BlockType {
      * of this type in description order, for parameters that must agree across
      * instances (e.g. the cu's shared pattern). Returns false with err set and *bad =
      * the index (in blocks) of the instance the message is about. Reads only, except
-     * that, once they agree, it may link the instances to state they share (the cu's
-     * kernel barrier). */
+     * that, once they agree, it may link the instances to state they share: today only
+     * the cu's kernel barrier, a stand-in for the host's kernel launch that breaks the
+     * rule that a block touches only its own state; the kernel dispatcher of the cores
+     * (docs/cores.md) is to replace it with transactions. */
     bool (*agree)(Block *const *blocks, size_t n, size_t *bad, SimError *err);
 } BlockType;
 
