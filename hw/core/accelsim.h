@@ -58,13 +58,14 @@ typedef struct AtsInst {
     uint8_t ndst, nsrc;
     uint8_t dst[ATS_MAX_REGS];
     uint8_t src[ATS_MAX_REGS];
-    uint32_t width;    /* bytes per active lane; 0: not a memory access */
-    uint32_t addr_off; /* first of popcount(mask) addresses in AtsWarp.addrs (width > 0) */
+    uint32_t width; /* bytes per active lane; 0: not a memory access */
+    uint32_t
+        addr_off; /* first of popcount(mask) addresses in AtsWarp.addrs (width > 0) */
 } AtsInst;
 
 typedef struct AtsWarp {
     size_t ninst;
-    AtsInst *inst;   /* program order */
+    AtsInst *inst; /* program order */
     size_t naddrs;
     uint64_t *addrs; /* the memory instructions' lane addresses, in their order */
 } AtsWarp;
