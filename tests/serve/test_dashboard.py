@@ -11,34 +11,16 @@ Skips (exit 77) with a message when chromium or chromedriver is not installed
 (Debian packages chromium, chromium-driver; tools/setup --tests installs them).
 usage: test_dashboard.py MGTLM PLATFORM SCREENSHOT.png WIDE WIDE_SCREENSHOT.png"""
 import base64
-import json
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 
 from serve_util import Checks, Server
+from webdriver import free_port, wd
 
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                "--disable-background-networking", "--window-size=1200,1500"]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wd(base, method, path, body=None, timeout=30):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        return json.loads(r.read().decode())["value"]
 
 
 def js(base, sid, script):

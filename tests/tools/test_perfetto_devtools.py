@@ -21,15 +21,17 @@ import gzip
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tally import check, finish  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "serve"))
+from webdriver import free_port, wd  # noqa: E402
 
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                "--disable-background-networking"]
@@ -60,22 +62,6 @@ const done = arguments[arguments.length - 1];
 NEEDS_RESPONSE = ("read", "atomic")
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wd(base, method, path, body=None, timeout=120):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        return json.loads(r.read().decode())["value"]
-
-
 def devtools_parse(chrome, driver, trace):
     """What the DevTools trace engine builds from the trace document."""
     dport = free_port()
@@ -94,9 +80,9 @@ def devtools_parse(chrome, driver, trace):
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": chrome, "args": CHROME_ARGS}}}}
-        sid = wd(base, "POST", "/session", caps)["sessionId"]
-        wd(base, "POST", "/session/%s/timeouts" % sid, {"script": 120000})
-        wd(base, "POST", "/session/%s/url" % sid, {"url": DEVTOOLS_PAGE})
+        sid = wd(base, "POST", "/session", caps, timeout=120)["sessionId"]
+        wd(base, "POST", "/session/%s/timeouts" % sid, {"script": 120000}, timeout=120)
+        wd(base, "POST", "/session/%s/url" % sid, {"url": DEVTOOLS_PAGE}, timeout=120)
         return wd(base, "POST", "/session/%s/execute/async" % sid,
                   {"script": PARSE_SCRIPT, "args": [trace]}, timeout=180)
     finally:
