@@ -1,0 +1,69 @@
+/* The whole trace of a trace-driven run, read once before the run (docs/cores.md
+ * "Before the run"): kernelslist.g and every kernel file are parsed completely, so a
+ * malformed trace stops the run at load with "<file>:<line>: <message>" (exit 2);
+ * per-kernel counts (CTAs, warp instructions, memory requests by SPEC.md 6.3), the
+ * allocations, and what every kernel writes, for the data check of the sm.
+ *
+ * Decisions:
+ * - A scan is a pure function of the trace folder and is never changed once built; the
+ *   host, every dispatcher and every sm of a process share one (trace_scan_get keeps a
+ *   process-wide table by folder, with a use count), as they share the trace files.
+ *   It is read-only input, not hardware state: no block writes it, and partitions in
+ *   other processes build identical copies.
+ * - Host memory grows with the bytes the trace writes (a byte mask per written 128 B
+ *   line and kernel), never with the trace's length.
+ * - Data check (core_value.h): a read in kernel k of byte b may return
+ *     the value of the last kernel j < k that wrote b, or the memory's fill when none
+ *     did (`older`), or core_value(b, k) when kernel k writes b too (`now`: CTAs of
+ *     one kernel are not ordered); bytes any atomic or reduction of the trace touches
+ *     are not checked (their values depend on the order of the atomics). */
+#ifndef MGTLM_HW_CORE_TRACE_SCAN_H
+#define MGTLM_HW_CORE_TRACE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/core/accelsim.h"
+#include "kernel/error.h"
+
+typedef struct TraceScan TraceScan;
+
+/* What one kernel launch holds. */
+typedef struct TraceKernel {
+    const char *path;   /* the kernel file (folder included; ".gz" resolved) */
+    AtsKernelInfo info; /* its header */
+    uint64_t ctas;      /* thread blocks in the file */
+    uint64_t warps;
+    uint64_t warp_insts;   /* instruction lines */
+    uint64_t global_insts; /* LDG, STG, ATOMG, RED instruction lines */
+    uint64_t local_insts;  /* LDL, STL */
+    uint64_t line_reqs;    /* 128 B line requests of the global and local accesses
+                              (SPEC.md 6.3: one per line per instruction) */
+} TraceKernel;
+
+/* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
+ * put). Built on the first get of a folder; NULL with the reader's message in err when
+ * the trace is malformed. */
+const TraceScan *trace_scan_get(const char *dir, SimError *err);
+void trace_scan_put(const TraceScan *s);
+
+/* Kernel launches, in kernelslist.g order, and the k-th (k < trace_scan_kernels). */
+size_t trace_scan_kernels(const TraceScan *s);
+const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k);
+
+/* MemcpyHtoD allocations in order: the i-th one's base and size. */
+size_t trace_scan_allocs(const TraceScan *s);
+void trace_scan_alloc(const TraceScan *s, size_t i, uint64_t *base, uint64_t *bytes);
+
+/* What a read of byte vaddr in kernel k may return (see the decisions above). */
+typedef struct TraceExpect {
+    bool checked;   /* false: an atomic touches the byte; any value is right */
+    bool written;   /* some kernel j < k wrote the byte: older is core_value(b, j) */
+    uint32_t older; /* that last such kernel j (when written) */
+    bool now;       /* kernel k writes the byte too: core_value(b, k) is right too */
+} TraceExpect;
+
+TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr);
+
+#endif
