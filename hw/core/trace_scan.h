@@ -40,6 +40,11 @@ typedef struct TraceKernel {
     uint64_t local_insts;  /* LDL, STL */
     uint64_t line_reqs;    /* 128 B line requests of the global and local accesses
                               (SPEC.md 6.3: one per line per instruction) */
+    const char *name;      /* the file as kernelslist.g names it */
+    uint64_t thread_insts; /* active lanes summed over the instruction lines */
+    uint64_t by_class[ATS_CLASS_COUNT]; /* instruction lines per class */
+    uint64_t local_line_reqs; /* the part of line_reqs the local accesses make */
+    uint64_t unknown;         /* lines of a mnemonic outside the opcode table */
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
@@ -65,5 +70,9 @@ typedef struct TraceExpect {
 } TraceExpect;
 
 TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr);
+/* The same for the n bytes from vaddr, which lie inside one 128 B line, into
+ * out[0..n): one look-up for the line (the data check's path). */
+void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
+                            TraceExpect *out);
 
 #endif
