@@ -11,7 +11,9 @@
  *   building it twice. A scan, once returned, is never written, so reading it needs
  *   no lock.
  * - A failed scan is not kept: each get of a malformed trace reads it again and reports
- *   the same error. */
+ *   the same error.
+ * - trace_scan_counts builds a private scan without the written-byte index, outside
+ *   the table: a tool that only counts (trace-info) keeps the reader's flat memory. */
 #include "hw/core/trace_scan.h"
 
 #include <pthread.h>
@@ -31,13 +33,13 @@ struct TraceScan {
     TraceKernel *kernels;
     size_t nallocs;
     const AtsCmd **allocs; /* into list */
-    TraceWritten *written;
+    TraceWritten *written; /* NULL in a scan of the counts only */
 };
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static TraceScan *scan_table;
 
-static void scan_free(TraceScan *s)
+void trace_scan_free(TraceScan *s)
 {
     if (s) {
         trace_written_free(s->written);
@@ -73,22 +75,23 @@ static bool scan_commands(TraceScan *s, SimError *err)
     return true;
 }
 
-/* Builds the scan of dir (new, scan_free), NULL with err set. */
-static TraceScan *scan_build(const char *dir, SimError *err)
+/* Builds the scan of dir (new, trace_scan_free), with the written-byte index when
+ * index is true; NULL with err set. */
+static TraceScan *scan_build(const char *dir, bool index, SimError *err)
 {
     TraceScan *s = calloc(1, sizeof *s);
-    if (!s || !(s->dir = strdup(dir)) || !(s->written = trace_written_new())) {
+    if (!s || !(s->dir = strdup(dir)) || (index && !(s->written = trace_written_new()))) {
         sim_error_set(err, "%s: out of memory", dir);
-        scan_free(s);
+        trace_scan_free(s);
         return NULL;
     }
     if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
-        scan_free(s);
+        trace_scan_free(s);
         return NULL;
     }
     for (size_t k = 0; k < s->nkernels; k++) {
         if (!trace_scan_pass(&s->kernels[k], (uint32_t)k, s->written, err)) {
-            scan_free(s);
+            trace_scan_free(s);
             return NULL;
         }
     }
@@ -102,7 +105,7 @@ const TraceScan *trace_scan_get(const char *dir, SimError *err)
     while (s && strcmp(s->dir, dir) != 0) {
         s = s->next;
     }
-    if (!s && (s = scan_build(dir, err)) != NULL) {
+    if (!s && (s = scan_build(dir, true, err)) != NULL) {
         s->next = scan_table;
         scan_table = s;
     }
@@ -126,9 +129,14 @@ void trace_scan_put(const TraceScan *s)
     TraceScan *own = *p;
     if (--own->uses == 0) {
         *p = own->next;
-        scan_free(own);
+        trace_scan_free(own);
     }
     pthread_mutex_unlock(&scan_lock);
+}
+
+TraceScan *trace_scan_counts(const char *dir, SimError *err)
+{
+    return scan_build(dir, false, err);
 }
 
 size_t trace_scan_kernels(const TraceScan *s)
@@ -163,4 +171,10 @@ void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint
                             TraceExpect *out)
 {
     trace_written_expect(s->written, k, vaddr, n, out);
+}
+
+void trace_scan_index_size(const TraceScan *s, size_t *lines, size_t *masks)
+{
+    *lines = trace_written_lines(s->written);
+    *masks = trace_written_masks(s->written);
 }

@@ -53,6 +53,13 @@ typedef struct TraceKernel {
 const TraceScan *trace_scan_get(const char *dir, SimError *err);
 void trace_scan_put(const TraceScan *s);
 
+/* The counts and allocations of dir without the written-byte index, for tools that
+ * only count (`mgtlm trace-info`): memory of one CTA whatever the trace writes. New,
+ * not shared (trace_scan_free); trace_scan_expect must not be called on it. NULL with
+ * the reader's message in err when the trace is malformed. */
+TraceScan *trace_scan_counts(const char *dir, SimError *err);
+void trace_scan_free(TraceScan *s);
+
 /* Kernel launches, in kernelslist.g order, and the k-th (k < trace_scan_kernels). */
 size_t trace_scan_kernels(const TraceScan *s);
 const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k);
@@ -74,5 +81,9 @@ TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr);
  * out[0..n): one look-up for the line (the data check's path). */
 void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
                             TraceExpect *out);
+
+/* The size of the written-byte index: 128 B lines stored to or touched by an atomic,
+ * and (line, writing kernel) byte masks (what a scan's memory grows with). */
+void trace_scan_index_size(const TraceScan *s, size_t *lines, size_t *masks);
 
 #endif

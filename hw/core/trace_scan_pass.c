@@ -84,7 +84,7 @@ static bool pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp, SimErro
     c->tk->local_line_reqs += local ? n : 0;
     bool store = in->cls == ATS_STG || in->cls == ATS_STL;
     bool atomic = in->cls == ATS_ATOMG || in->cls == ATS_RED;
-    for (size_t i = 0; i < n && (store || atomic); i++) {
+    for (size_t i = 0; i < n && c->w && (store || atomic); i++) {
         bool ok = store ? trace_written_store(c->w, reqs[i].line, c->k, reqs[i].bytes)
                         : trace_written_atomic(c->w, reqs[i].line, reqs[i].bytes);
         if (!ok) {

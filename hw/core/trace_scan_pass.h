@@ -12,7 +12,8 @@
 #include "kernel/error.h"
 
 /* Reads the file tk->path of launch k (not below any launch read before into w):
- * fills tk->info and tk's counts and records what the kernel writes in w. False with
+ * fills tk->info and tk's counts and records what the kernel writes in w (unless w is
+ * NULL: counts only). False with
  * "<file>:<line>: <message>" (or "<file>: out of memory") in err. */
 bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err);
 

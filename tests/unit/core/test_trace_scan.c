@@ -67,6 +67,39 @@ static void test_counts(void)
     trace_scan_put(s);
 }
 
+static void test_index_size_and_counts_only(void)
+{
+    /* Lines stored to or touched by an atomic: 0x10000, 0x10100, 0x10200 (RED),
+     * 0x10300, 0x10400 (ATOMG), 0x10500, 0x10580, 0x7f4d00000000 (STL): 8. Masks, one
+     * per line and storing kernel: kernel 0 on 0x10000 and 0x10100, kernel 1 on 0x10000
+     * and 0x10300, kernel 2 on 0x10100, 0x10500, 0x10580 and 0x7f4d00000000: 8. */
+    SimError err;
+    const TraceScan *s = trace_scan_get(TRACE, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        return;
+    }
+    size_t lines, masks;
+    trace_scan_index_size(s, &lines, &masks);
+    CHECK_EQ_U64(lines, 8);
+    CHECK_EQ_U64(masks, 8);
+    /* The counts-only scan is private and has the same counts. */
+    TraceScan *c = trace_scan_counts(TRACE, &err);
+    CHECK(c != NULL && c != s);
+    if (c) {
+        CHECK_EQ_U64(trace_scan_kernels(c), 4);
+        for (size_t k = 0; k < 4; k++) {
+            const TraceKernel *a = trace_scan_kernel(s, k), *b = trace_scan_kernel(c, k);
+            CHECK(a->ctas == b->ctas && a->warp_insts == b->warp_insts &&
+                  a->thread_insts == b->thread_insts && a->line_reqs == b->line_reqs &&
+                  a->local_line_reqs == b->local_line_reqs &&
+                  a->global_insts == b->global_insts);
+        }
+        trace_scan_free(c);
+    }
+    trace_scan_put(s);
+}
+
 static void check_expect(const TraceScan *s, uint32_t k, uint64_t a, bool checked,
                          bool written, uint32_t older, bool now, int line)
 {
@@ -243,6 +276,7 @@ int main(void)
 {
     RUN(test_counts);
     RUN(test_expect);
+    RUN(test_index_size_and_counts_only);
     RUN(test_shared_by_folder);
     RUN(test_threads);
     RUN(test_malformed);
