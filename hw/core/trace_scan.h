@@ -40,6 +40,11 @@ typedef struct TraceKernel {
     uint64_t local_insts;  /* LDL, STL */
     uint64_t line_reqs;    /* 128 B line requests of the global and local accesses
                               (SPEC.md 6.3: one per line per instruction) */
+    const char *name;      /* the file as kernelslist.g names it */
+    uint64_t thread_insts; /* active lanes summed over the instruction lines */
+    uint64_t by_class[ATS_CLASS_COUNT]; /* instruction lines per class */
+    uint64_t local_line_reqs; /* the part of line_reqs the local accesses make */
+    uint64_t unknown;         /* lines of a mnemonic outside the opcode table */
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
@@ -47,6 +52,13 @@ typedef struct TraceKernel {
  * the trace is malformed. */
 const TraceScan *trace_scan_get(const char *dir, SimError *err);
 void trace_scan_put(const TraceScan *s);
+
+/* The counts and allocations of dir without the written-byte index, for tools that
+ * only count (`mgtlm trace-info`): memory of one CTA whatever the trace writes. New,
+ * not shared (trace_scan_free); trace_scan_expect must not be called on it. NULL with
+ * the reader's message in err when the trace is malformed. */
+TraceScan *trace_scan_counts(const char *dir, SimError *err);
+void trace_scan_free(TraceScan *s);
 
 /* Kernel launches, in kernelslist.g order, and the k-th (k < trace_scan_kernels). */
 size_t trace_scan_kernels(const TraceScan *s);
@@ -65,5 +77,13 @@ typedef struct TraceExpect {
 } TraceExpect;
 
 TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr);
+/* The same for the n bytes from vaddr, which lie inside one 128 B line, into
+ * out[0..n): one look-up for the line (the data check's path). */
+void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
+                            TraceExpect *out);
+
+/* The size of the written-byte index: 128 B lines stored to or touched by an atomic,
+ * and (line, writing kernel) byte masks (what a scan's memory grows with). */
+void trace_scan_index_size(const TraceScan *s, size_t *lines, size_t *masks);
 
 #endif

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""`mgtlm trace-info --json` against the independent reference tools/ref/accelsim_count.py
-on the public recording (traces/public/vectoradd) and the hand-written traces of
-tests/accelsim/traces (tracer versions 3 and 4, lineinfo, the three address modes,
-generic LD/ST in every window, MemcpyDtoH, an unknown opcode), the same folders
+"""`mgtlm trace-info --json` (the whole-trace scan's counts, hw/core/trace_scan.h)
+against the independent reference tools/ref/accelsim_count.py on the public recording
+(traces/public/vectoradd), the hand-written traces of tests/accelsim/traces (tracer
+versions 3 and 4, lineinfo, the three address modes, generic LD/ST in every window,
+MemcpyDtoH, an unknown opcode), the data check's unit-test trace (a 256 B access,
+a store crossing a line) and traces tools/tracegen writes (stores, atomics and
+reductions, shared memory, irregular gathers, several launches), the same folders
 gzip-compressed, the recording's instruction count against its own stats.csv, and a
 truncated .gz refused with one line and exit status 2.
 
@@ -49,7 +52,8 @@ def compare(mgtlm, root, folder, label):
     for g, w in zip(got, want):
         name = "%s %s" % (label, w["file"])
         for key in ("ctas", "warps", "warp_instructions", "thread_instructions",
-                    "global_line_requests"):
+                    "global_instructions", "local_instructions", "global_line_requests",
+                    "local_line_requests"):
             check(g[key] == w[key], "%s: %s %d == reference %d" % (name, key, g[key],
                                                                     w[key]))
         for cls in MEMORY:
@@ -60,21 +64,46 @@ def compare(mgtlm, root, folder, label):
 
 
 def gzip_folder(src, dst):
-    """Copies src to dst with every file gzip-compressed (name + .gz)."""
+    """Copies src to dst with every file gzip-compressed (name + .gz), folders (a
+    tracegen input) left out."""
     os.makedirs(dst)
     for name in os.listdir(src):
+        if os.path.isdir(os.path.join(src, name)):
+            continue
         with open(os.path.join(src, name), "rb") as f:
             data = f.read()
         with gzip.open(os.path.join(dst, name + ".gz"), "wb") as f:
             f.write(data)
 
 
+# tracegen kernels and arguments: small sizes, so that the test stays quick
+TRACEGEN = [("gemm", ["--n", "64"]), ("histogram", ["--n", "8192"]),
+            ("reduction", ["--n", "8192"]), ("spmv", ["--n", "1024"]),
+            ("bfs", ["--n", "1024"]), ("scatter", ["--n", "8192", "--parts", "4"]),
+            ("stencil2d", ["--n", "64"])]
+
+
+def tracegen(root, tmp):
+    """Writes the TRACEGEN traces under tmp; returns their (folder, label) pairs."""
+    folders = []
+    for kernel, args in TRACEGEN:
+        out = os.path.join(tmp, "tracegen-" + kernel)
+        subprocess.run([sys.executable, os.path.join(root, "tools", "tracegen"), kernel,
+                        "-o", out] + args, check=True, capture_output=True)
+        folders.append((out, "tracegen-" + kernel))
+    return folders
+
+
 def main():
     mgtlm, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     public = os.path.join(root, "traces", "public", "vectoradd")
     hand = os.path.join(root, "tests", "accelsim", "traces")
+    gen = tempfile.mkdtemp()
     folders = [(public, "vectoradd")] + [
         (os.path.join(hand, n), n) for n in sorted(os.listdir(hand))]
+    folders.append((os.path.join(root, "tests", "unit", "core", "data", "check"),
+                    "check"))
+    folders += tracegen(root, gen)
     plain = {}
     for folder, label in folders:
         plain[label] = compare(mgtlm, root, folder, label)
@@ -92,8 +121,8 @@ def main():
     check(text.returncode == 0 and
           "  instructions: %d warp, %d thread\n" % (want, k["thread_instructions"])
           in text.stdout and
-          "  global line requests (128 B): %d\n" % k["global_line_requests"]
-          in text.stdout,
+          "  global: %d instructions, %d line requests (128 B)\n"
+          % (k["global_instructions"], k["global_line_requests"]) in text.stdout,
           "vectoradd: the text form has the JSON form's counts")
 
     tmp = tempfile.mkdtemp()
@@ -118,6 +147,7 @@ def main():
               "truncated .gz: exit 2, one line naming the file: %r" % out.stderr)
     finally:
         shutil.rmtree(tmp)
+        shutil.rmtree(gen)
     print("%d failed" % len(failures))
     sys.exit(1 if failures else 0)
 

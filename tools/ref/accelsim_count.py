@@ -3,13 +3,16 @@
 
 Shares no code with the C reader (hw/core/accelsim_*.c): it reads kernelslist.g and
 every kernel-<n>.traceg (or .gz) with Python's gzip module and computes, per kernel,
-CTAs, warps, warp and thread instructions, memory instructions per class and the 128 B
-line requests of the global accesses (SPEC.md 6.1 and 6.3), written from the format's
-description, not from the C code. Prints one JSON document:
+CTAs, warps, warp and thread instructions, memory instructions per class, the global
+(LDG, STG, ATOMG, RED) and local (LDL, STL) memory instructions and the 128 B line
+requests each kind makes: the distinct lines each instruction's lanes touch, a lane
+whose bytes cross a line boundary touching both (SPEC.md 6.1 and 6.3), written from
+the format's description, not from the C code. Prints one JSON document:
 
     {"kernels": [{"file": ..., "ctas": ..., "warps": ..., "warp_instructions": ...,
                   "thread_instructions": ..., "memory": {"ldg": ...},
-                  "global_line_requests": ...}]}
+                  "global_instructions": ..., "local_instructions": ...,
+                  "global_line_requests": ..., "local_line_requests": ...}]}
 
 Usage: accelsim_count.py DIR
 """
@@ -27,6 +30,7 @@ MEMORY = {
     "LDL": "ldl", "STL": "stl", "LDC": "ldc", "ULDC": "ldc",
 }
 GLOBAL = ("ldg", "stg", "atomg", "red")
+LOCAL = ("ldl", "stl")
 
 
 def open_trace(path):
@@ -91,7 +95,8 @@ def count_kernel(path):
     header = {"shmem": 0, "local": 0, "lineinfo": 0, "block": (1, 1, 1)}
     out = {"ctas": 0, "warps": 0, "warp_instructions": 0, "thread_instructions": 0,
            "memory": {c: 0 for c in sorted(set(MEMORY.values()))},
-           "global_line_requests": 0}
+           "global_instructions": 0, "local_instructions": 0,
+           "global_line_requests": 0, "local_line_requests": 0}
     with open_trace(path) as f:
         for raw in f:
             line = raw.strip()
@@ -135,8 +140,10 @@ def count_kernel(path):
             if cls is None:
                 continue
             out["memory"][cls] += 1
-            if cls in GLOBAL:
-                out["global_line_requests"] += lines_touched(addrs, width)
+            for kind, classes in (("global", GLOBAL), ("local", LOCAL)):
+                if cls in classes:
+                    out[kind + "_instructions"] += 1
+                    out[kind + "_line_requests"] += lines_touched(addrs, width)
     return out
 
 

@@ -1,0 +1,45 @@
+/* The sm's data check (see core_check.h): the response is checked line by line, one
+ * look-up of the written-byte index per 128 B line it covers. */
+#include "hw/core/core_check.h"
+
+#include <stdbool.h>
+
+#include "hw/core/core_value.h"
+
+#define CHECK_LINE 128
+
+/* True if byte value v may be read at vaddr (physical paddr) under expectation e. */
+static bool check_byte(const TraceExpect *e, uint32_t kernel, uint64_t vaddr,
+                       uint64_t paddr, uint8_t v, FillKind fill)
+{
+    if (!e->checked) {
+        return true;
+    }
+    if (e->now && v == core_value(vaddr, kernel)) {
+        return true;
+    }
+    return v == (e->written ? core_value(vaddr, e->older) : fill_byte(fill, paddr));
+}
+
+uint32_t core_check_read(const TraceScan *s, uint32_t kernel, uint64_t vaddr,
+                         uint64_t paddr, const uint8_t *data, uint32_t len,
+                         const uint8_t *be, FillKind fill)
+{
+    uint32_t wrong = 0;
+    uint32_t i = 0;
+    while (i < len) {
+        uint64_t v = vaddr + i;
+        uint32_t n = CHECK_LINE - (uint32_t)(v % CHECK_LINE);
+        n = n < len - i ? n : len - i;
+        TraceExpect e[CHECK_LINE];
+        trace_scan_expect_line(s, kernel, v, n, e);
+        for (uint32_t j = 0; j < n; j++) {
+            if ((!be || be[i + j]) &&
+                !check_byte(&e[j], kernel, v + j, paddr + i + j, data[i + j], fill)) {
+                wrong++;
+            }
+        }
+        i += n;
+    }
+    return wrong;
+}

@@ -1,0 +1,180 @@
+/* The whole-trace scan (see trace_scan.h): a process-wide table of the scans built so
+ * far, by folder, each with a use count; a scan is built on its folder's first get
+ * and freed on its last put.
+ *
+ * Decisions:
+ * - Folders are told apart by the string the caller passes (the platform's `trace`
+ *   value, which every block of a run shares): "t" and "./t" would be scanned twice,
+ *   correctly but at twice the cost.
+ * - One mutex guards the table, and a scan is built while holding it: blocks realized
+ *   in several threads (issue 12's partitions) wait for the one scan instead of
+ *   building it twice. A scan, once returned, is never written, so reading it needs
+ *   no lock.
+ * - A failed scan is not kept: each get of a malformed trace reads it again and reports
+ *   the same error.
+ * - trace_scan_counts builds a private scan without the written-byte index, outside
+ *   the table: a tool that only counts (trace-info) keeps the reader's flat memory. */
+#include "hw/core/trace_scan.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/core/accelsim_list.h"
+#include "hw/core/trace_scan_pass.h"
+#include "hw/core/trace_written.h"
+
+struct TraceScan {
+    char *dir;
+    unsigned uses;
+    TraceScan *next; /* the table's next scan */
+    AtsList list;    /* kernelslist.g: the allocations and the kernel paths and names */
+    size_t nkernels;
+    TraceKernel *kernels;
+    size_t nallocs;
+    const AtsCmd **allocs; /* into list */
+    TraceWritten *written; /* NULL in a scan of the counts only */
+};
+
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static TraceScan *scan_table;
+
+void trace_scan_free(TraceScan *s)
+{
+    if (s) {
+        trace_written_free(s->written);
+        free(s->kernels);
+        free(s->allocs);
+        ats_list_free(&s->list);
+        free(s->dir);
+        free(s);
+    }
+}
+
+/* Sorts the commands of s->list into kernels and allocations. */
+static bool scan_commands(TraceScan *s, SimError *err)
+{
+    for (size_t i = 0; i < s->list.ncmds; i++) {
+        s->nkernels += s->list.cmds[i].kind == ATS_CMD_KERNEL;
+        s->nallocs += s->list.cmds[i].kind == ATS_CMD_MEMCPY;
+    }
+    s->kernels = calloc(s->nkernels ? s->nkernels : 1, sizeof *s->kernels);
+    s->allocs = calloc(s->nallocs ? s->nallocs : 1, sizeof *s->allocs);
+    if (!s->kernels || !s->allocs) {
+        return sim_error_set(err, "%s: out of memory", s->dir);
+    }
+    size_t k = 0, a = 0;
+    for (size_t i = 0; i < s->list.ncmds; i++) {
+        const AtsCmd *c = &s->list.cmds[i];
+        if (c->kind == ATS_CMD_KERNEL) {
+            s->kernels[k++] = (TraceKernel){.path = c->path, .name = c->name};
+        } else {
+            s->allocs[a++] = c;
+        }
+    }
+    return true;
+}
+
+/* Builds the scan of dir (new, trace_scan_free), with the written-byte index when
+ * index is true; NULL with err set. */
+static TraceScan *scan_build(const char *dir, bool index, SimError *err)
+{
+    TraceScan *s = calloc(1, sizeof *s);
+    if (!s || !(s->dir = strdup(dir)) || (index && !(s->written = trace_written_new()))) {
+        sim_error_set(err, "%s: out of memory", dir);
+        trace_scan_free(s);
+        return NULL;
+    }
+    if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
+        trace_scan_free(s);
+        return NULL;
+    }
+    for (size_t k = 0; k < s->nkernels; k++) {
+        if (!trace_scan_pass(&s->kernels[k], (uint32_t)k, s->written, err)) {
+            trace_scan_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+const TraceScan *trace_scan_get(const char *dir, SimError *err)
+{
+    pthread_mutex_lock(&scan_lock);
+    TraceScan *s = scan_table;
+    while (s && strcmp(s->dir, dir) != 0) {
+        s = s->next;
+    }
+    if (!s && (s = scan_build(dir, true, err)) != NULL) {
+        s->next = scan_table;
+        scan_table = s;
+    }
+    if (s) {
+        s->uses++;
+    }
+    pthread_mutex_unlock(&scan_lock);
+    return s;
+}
+
+void trace_scan_put(const TraceScan *s)
+{
+    if (!s) {
+        return;
+    }
+    pthread_mutex_lock(&scan_lock);
+    TraceScan **p = &scan_table;
+    while (*p != s) {
+        p = &(*p)->next;
+    }
+    TraceScan *own = *p;
+    if (--own->uses == 0) {
+        *p = own->next;
+        trace_scan_free(own);
+    }
+    pthread_mutex_unlock(&scan_lock);
+}
+
+TraceScan *trace_scan_counts(const char *dir, SimError *err)
+{
+    return scan_build(dir, false, err);
+}
+
+size_t trace_scan_kernels(const TraceScan *s)
+{
+    return s->nkernels;
+}
+
+const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k)
+{
+    return &s->kernels[k];
+}
+
+size_t trace_scan_allocs(const TraceScan *s)
+{
+    return s->nallocs;
+}
+
+void trace_scan_alloc(const TraceScan *s, size_t i, uint64_t *base, uint64_t *bytes)
+{
+    *base = s->allocs[i]->addr;
+    *bytes = s->allocs[i]->bytes;
+}
+
+TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr)
+{
+    TraceExpect e;
+    trace_written_expect(s->written, k, vaddr, 1, &e);
+    return e;
+}
+
+void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
+                            TraceExpect *out)
+{
+    trace_written_expect(s->written, k, vaddr, n, out);
+}
+
+void trace_scan_index_size(const TraceScan *s, size_t *lines, size_t *masks)
+{
+    *lines = trace_written_lines(s->written);
+    *masks = trace_written_masks(s->written);
+}

@@ -1,0 +1,139 @@
+/* One kernel's part of the whole-trace scan (see trace_scan_pass.h): the file is
+ * streamed one CTA at a time (accelsim_read.h), so the pass holds one CTA whatever the
+ * kernel's length.
+ *
+ * Decisions:
+ * - Line requests and written bytes come from sm_coalesce (SPEC.md 6.3), the function
+ *   the sm coalesces with, so the counts are the requests the sm makes. An access wider
+ *   than SM_COALESCE_MAX_WIDTH (the reader takes up to ATS_WIDTH_MAX) is coalesced in
+ *   pieces of at most that width and its lines merged: still one request per distinct
+ *   line.
+ * - Global (LDG, STG, ATOMG, RED) and local (LDL, STL) accesses make line requests;
+ *   STG and STL store, ATOMG and RED touch bytes that are not checked. Shared-memory
+ *   and constant accesses never leave the sm. */
+#include "hw/core/trace_scan_pass.h"
+
+#include "hw/core/accelsim_op.h"
+#include "hw/core/accelsim_read.h"
+#include "hw/core/sm_coalesce.h"
+
+/* Distinct lines of one access of at most ATS_WIDTH_MAX bytes per lane: a lane touches
+ * at most three lines. */
+#define PASS_MAX_REQS (ATS_LANES * 3)
+
+typedef struct PassCtx {
+    TraceKernel *tk;
+    uint32_t k;
+    TraceWritten *w;
+} PassCtx;
+
+/* Adds the requests of src[0..n) to out[0..*nout) merged by line. */
+static void pass_merge(SmLineReq *out, size_t *nout, const SmLineReq *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < *nout && out[j].line != src[i].line) {
+            j++;
+        }
+        if (j == *nout) {
+            out[(*nout)++] = src[i];
+            continue;
+        }
+        out[j].sectors |= src[i].sectors;
+        out[j].lanes |= src[i].lanes;
+        out[j].bytes[0] |= src[i].bytes[0];
+        out[j].bytes[1] |= src[i].bytes[1];
+    }
+}
+
+/* The line requests of one memory instruction into out (room PASS_MAX_REQS). */
+static size_t pass_coalesce(const AtsInst *in, const uint64_t *addrs, SmLineReq *out)
+{
+    if (in->width <= SM_COALESCE_MAX_WIDTH) {
+        return sm_coalesce(addrs, in->mask, in->width, out);
+    }
+    unsigned lanes = (unsigned)__builtin_popcount(in->mask);
+    size_t n = 0;
+    for (uint32_t off = 0; off < in->width; off += SM_COALESCE_MAX_WIDTH) {
+        uint64_t piece[ATS_LANES];
+        SmLineReq reqs[SM_COALESCE_MAX_REQS];
+        uint32_t width = in->width - off;
+        width = width < SM_COALESCE_MAX_WIDTH ? width : SM_COALESCE_MAX_WIDTH;
+        for (unsigned i = 0; i < lanes; i++) {
+            piece[i] = addrs[i] > UINT64_MAX - off ? UINT64_MAX : addrs[i] + off;
+        }
+        pass_merge(out, &n, reqs, sm_coalesce(piece, in->mask, width, reqs));
+    }
+    return n;
+}
+
+static bool pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp, SimError *err)
+{
+    bool local = in->cls == ATS_LDL || in->cls == ATS_STL;
+    if (local) {
+        c->tk->local_insts++;
+    } else {
+        c->tk->global_insts++;
+    }
+    if (in->width == 0) {
+        return true;
+    }
+    SmLineReq reqs[PASS_MAX_REQS];
+    size_t n = pass_coalesce(in, warp->addrs + in->addr_off, reqs);
+    c->tk->line_reqs += n;
+    c->tk->local_line_reqs += local ? n : 0;
+    bool store = in->cls == ATS_STG || in->cls == ATS_STL;
+    bool atomic = in->cls == ATS_ATOMG || in->cls == ATS_RED;
+    for (size_t i = 0; i < n && c->w && (store || atomic); i++) {
+        bool ok = store ? trace_written_store(c->w, reqs[i].line, c->k, reqs[i].bytes)
+                        : trace_written_atomic(c->w, reqs[i].line, reqs[i].bytes);
+        if (!ok) {
+            return sim_error_set(err, "%s: out of memory (written-byte index)",
+                                 c->tk->path);
+        }
+    }
+    return true;
+}
+
+static bool pass_cta(PassCtx *c, const AtsCta *cta, SimError *err)
+{
+    TraceKernel *tk = c->tk;
+    tk->ctas++;
+    tk->warps += cta->nwarps;
+    for (size_t w = 0; w < cta->nwarps; w++) {
+        const AtsWarp *warp = &cta->warps[w];
+        tk->warp_insts += warp->ninst;
+        for (size_t i = 0; i < warp->ninst; i++) {
+            const AtsInst *in = &warp->inst[i];
+            tk->thread_insts += (unsigned)__builtin_popcount(in->mask);
+            tk->by_class[in->cls]++;
+            if ((ats_class_is_global(in->cls) || in->cls == ATS_LDL ||
+                 in->cls == ATS_STL) &&
+                !pass_mem(c, in, warp, err)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err)
+{
+    AtsReader *r = ats_reader_open(tk->path, &tk->info, err);
+    if (!r) {
+        return false;
+    }
+    PassCtx c = {tk, k, w};
+    AtsCta cta;
+    bool got, ok;
+    while ((ok = ats_reader_next(r, &cta, &got, err)) && got) {
+        ok = pass_cta(&c, &cta, err);
+        ats_cta_free(&cta);
+        if (!ok) {
+            break;
+        }
+    }
+    tk->unknown = ats_reader_unknown(r);
+    ats_reader_close(r);
+    return ok;
+}

@@ -1,0 +1,20 @@
+/* One kernel's part of the whole-trace scan (trace_scan.h): the kernel file read
+ * completely, its counts, and its stores and atomics recorded in the written-byte
+ * index. Used by trace_scan.c only. */
+#ifndef MGTLM_HW_CORE_TRACE_SCAN_PASS_H
+#define MGTLM_HW_CORE_TRACE_SCAN_PASS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/core/trace_scan.h"
+#include "hw/core/trace_written.h"
+#include "kernel/error.h"
+
+/* Reads the file tk->path of launch k (not below any launch read before into w):
+ * fills tk->info and tk's counts and records what the kernel writes in w (unless w is
+ * NULL: counts only). False with
+ * "<file>:<line>: <message>" (or "<file>: out of memory") in err. */
+bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err);
+
+#endif

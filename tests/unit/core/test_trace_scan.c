@@ -1,0 +1,285 @@
+/* Unit tests of the whole-trace scan (hw/core/trace_scan.c, trace_scan_pass.c,
+ * trace_written.c) on the hand-written trace tests/unit/core/data/check (its README
+ * lists every instruction): per-kernel counts and what trace_scan_expect says of each
+ * byte, worked out by hand from SPEC.md 6.3 (one request per distinct 128 B line per
+ * instruction) and trace_scan.h's rules; the process-wide table's use counts, from one
+ * and from several threads; a malformed trace refused with its file and line; and
+ * that the written-byte index grows with the lines and kernels written, not with the
+ * number of stores. Runs in the source root (the trace's path is relative to it). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "hw/core/trace_scan.h"
+#include "hw/core/trace_written.h"
+#include "tests/unit/harness.h"
+
+#define TRACE "tests/unit/core/data/check"
+
+static void test_counts(void)
+{
+    SimError err;
+    const TraceScan *s = trace_scan_get(TRACE, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    CHECK_EQ_U64(trace_scan_kernels(s), 4);
+    CHECK_EQ_U64(trace_scan_allocs(s), 2);
+    uint64_t base, bytes;
+    trace_scan_alloc(s, 1, &base, &bytes);
+    CHECK_EQ_U64(base, 0x7f4d00000000);
+    CHECK_EQ_U64(bytes, 8192);
+    /* Kernel 0: 3 STG + 1 RED, each of one lane or of two lanes in one line: 4 line
+     * requests; 37 thread instructions = 1 + 2 + 1 + 1 + 32 (EXIT). */
+    const TraceKernel *k = trace_scan_kernel(s, 0);
+    CHECK_STR(k->path, TRACE "/kernel-1.traceg");
+    CHECK_STR(k->name, "kernel-1.traceg");
+    CHECK_STR(k->info.name, "first");
+    CHECK_EQ_U64(k->ctas, 1);
+    CHECK_EQ_U64(k->warps, 1);
+    CHECK_EQ_U64(k->warp_insts, 5);
+    CHECK_EQ_U64(k->thread_insts, 37);
+    CHECK_EQ_U64(k->global_insts, 4);
+    CHECK_EQ_U64(k->local_insts, 0);
+    CHECK_EQ_U64(k->line_reqs, 4);
+    CHECK_EQ_U64(k->by_class[ATS_STG], 3);
+    CHECK_EQ_U64(k->by_class[ATS_RED], 1);
+    /* Kernel 2: STG (1 line), ATOMG (1), STL (1, local), an 8 B STG at 0x1057c that
+     * crosses into line 0x10580 (2): 5 requests, 1 of them local. */
+    k = trace_scan_kernel(s, 2);
+    CHECK_EQ_U64(k->global_insts, 3);
+    CHECK_EQ_U64(k->local_insts, 1);
+    CHECK_EQ_U64(k->line_reqs, 5);
+    CHECK_EQ_U64(k->local_line_reqs, 1);
+    /* Kernel 3: two CTAs; a 4 B LDG (1 line) and a 256 B one from 0x10640, bytes
+     * 0x10640..0x1073f on lines 0x10600, 0x10680, 0x10700 (3). */
+    k = trace_scan_kernel(s, 3);
+    CHECK_EQ_U64(k->ctas, 2);
+    CHECK_EQ_U64(k->warps, 2);
+    CHECK_EQ_U64(k->warp_insts, 4);
+    CHECK_EQ_U64(k->thread_insts, 66);
+    CHECK_EQ_U64(k->global_insts, 2);
+    CHECK_EQ_U64(k->line_reqs, 4);
+    CHECK_EQ_U64(k->info.grid[0], 2);
+    trace_scan_put(s);
+}
+
+static void test_index_size_and_counts_only(void)
+{
+    /* Lines stored to or touched by an atomic: 0x10000, 0x10100, 0x10200 (RED),
+     * 0x10300, 0x10400 (ATOMG), 0x10500, 0x10580, 0x7f4d00000000 (STL): 8. Masks, one
+     * per line and storing kernel: kernel 0 on 0x10000 and 0x10100, kernel 1 on 0x10000
+     * and 0x10300, kernel 2 on 0x10100, 0x10500, 0x10580 and 0x7f4d00000000: 8. */
+    SimError err;
+    const TraceScan *s = trace_scan_get(TRACE, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        return;
+    }
+    size_t lines, masks;
+    trace_scan_index_size(s, &lines, &masks);
+    CHECK_EQ_U64(lines, 8);
+    CHECK_EQ_U64(masks, 8);
+    /* The counts-only scan is private and has the same counts. */
+    TraceScan *c = trace_scan_counts(TRACE, &err);
+    CHECK(c != NULL && c != s);
+    if (c) {
+        CHECK_EQ_U64(trace_scan_kernels(c), 4);
+        for (size_t k = 0; k < 4; k++) {
+            const TraceKernel *a = trace_scan_kernel(s, k), *b = trace_scan_kernel(c, k);
+            CHECK(a->ctas == b->ctas && a->warp_insts == b->warp_insts &&
+                  a->thread_insts == b->thread_insts && a->line_reqs == b->line_reqs &&
+                  a->local_line_reqs == b->local_line_reqs &&
+                  a->global_insts == b->global_insts);
+        }
+        trace_scan_free(c);
+    }
+    trace_scan_put(s);
+}
+
+static void check_expect(const TraceScan *s, uint32_t k, uint64_t a, bool checked,
+                         bool written, uint32_t older, bool now, int line)
+{
+    TraceExpect e = trace_scan_expect(s, k, a);
+    if (e.checked != checked || e.written != written || (written && e.older != older) ||
+        e.now != now) {
+        fprintf(stderr,
+                "line %d: byte 0x%llx in kernel %u: checked %d written %d older %u "
+                "now %d\n",
+                line, (unsigned long long)a, k, e.checked, e.written, e.older, e.now);
+        CHECK(false);
+    }
+}
+
+#define EXPECT(k, a, checked, written, older, now)                                       \
+    check_expect(s, k, a, checked, written, older, now, __LINE__)
+
+static void test_expect(void)
+{
+    SimError err;
+    const TraceScan *s = trace_scan_get(TRACE, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        return;
+    }
+    /* 0x10000..3 stored in kernel 0 only. */
+    EXPECT(0, 0x10001, true, false, 0, true);
+    EXPECT(1, 0x10001, true, true, 0, false);
+    EXPECT(3, 0x10003, true, true, 0, false);
+    EXPECT(1, 0x10004, true, false, 0, false); /* the next byte: never stored */
+    /* 0x10010..0x10017 in kernel 0 (lanes 0 and 1, stride 4), 0x10010..3 in 1 too. */
+    EXPECT(1, 0x10011, true, true, 0, true);
+    EXPECT(1, 0x10015, true, true, 0, false);
+    EXPECT(2, 0x10011, true, true, 1, false);
+    /* 0x10100..3 in kernels 0 and 2: the last one before the reader counts. */
+    EXPECT(1, 0x10101, true, true, 0, false);
+    EXPECT(2, 0x10101, true, true, 0, true);
+    EXPECT(3, 0x10101, true, true, 2, false);
+    /* 0x10300..3 in kernel 1 only. */
+    EXPECT(0, 0x10302, true, false, 0, false);
+    EXPECT(1, 0x10302, true, false, 0, true);
+    /* RED at 0x10200 in kernel 0, ATOMG at 0x10400 in kernel 2: never checked, in
+     * any kernel, before the atomic too; their neighbours are. */
+    EXPECT(0, 0x10200, false, false, 0, false);
+    EXPECT(3, 0x10203, false, false, 0, false);
+    EXPECT(0, 0x10401, false, false, 0, false);
+    EXPECT(0, 0x10204, true, false, 0, false);
+    /* The 8 B store of kernel 2 across lines 0x10500 and 0x10580; STL in the local
+     * window at 0x7f4d00000010. */
+    EXPECT(3, 0x1057c, true, true, 2, false);
+    EXPECT(3, 0x10583, true, true, 2, false);
+    EXPECT(3, 0x10584, true, false, 0, false);
+    EXPECT(3, 0x7f4d00000013, true, true, 2, false);
+    /* Loads write nothing. */
+    EXPECT(3, 0x10640, true, false, 0, false);
+    /* The line form gives the byte form's answers. */
+    TraceExpect line[8];
+    trace_scan_expect_line(s, 1, 0x10010, 8, line);
+    CHECK(line[0].now && line[3].now && !line[4].now && line[7].written);
+    trace_scan_put(s);
+}
+
+static void test_shared_by_folder(void)
+{
+    SimError err;
+    const TraceScan *a = trace_scan_get(TRACE, &err);
+    const TraceScan *b = trace_scan_get(TRACE, &err);
+    const TraceScan *c = trace_scan_get("tests/accelsim/traces/v3-list", &err);
+    CHECK(a != NULL && a == b);
+    CHECK(c != NULL && c != a);
+    trace_scan_put(a);
+    /* b still holds the scan: it is intact. */
+    CHECK_EQ_U64(trace_scan_kernel(b, 3)->ctas, 2);
+    trace_scan_put(b);
+    trace_scan_put(c);
+    const TraceScan *d = trace_scan_get(TRACE, &err);
+    CHECK(d != NULL && trace_scan_kernel(d, 3)->ctas == 2);
+    trace_scan_put(d);
+}
+
+#define THREADS 4
+
+static void *get_in_thread(void *arg)
+{
+    SimError err;
+    *(const TraceScan **)arg = trace_scan_get(TRACE, &err);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    /* Realized in threads (issue 12), every block gets the one scan. */
+    pthread_t t[THREADS];
+    const TraceScan *got[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        pthread_create(&t[i], NULL, get_in_thread, &got[i]);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        CHECK(got[i] != NULL && got[i] == got[0]);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        trace_scan_put(got[i]);
+    }
+}
+
+static void test_malformed(void)
+{
+    char dir[] = "/tmp/test_trace_scan_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[64], want[128];
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    FILE *f = fopen(path, "w");
+    fputs("kernel-1.traceg\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    f = fopen(path, "w");
+    fputs("-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
+          "-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"
+          "-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+          "insts = 1\n0000 00000001 0 STG.E 2 R2 R3 4 0 zz\n#END_TB\n",
+          f);
+    fclose(f);
+    SimError err;
+    CHECK(trace_scan_get(dir, &err) == NULL);
+    snprintf(want, sizeof want, "%s:12: ", path);
+    CHECK(strncmp(err.msg, want, strlen(want)) == 0);
+    /* Not kept: the next get reads the folder again and says the same. */
+    SimError again;
+    CHECK(trace_scan_get(dir, &again) == NULL);
+    CHECK_STR(again.msg, err.msg);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_index_growth(void)
+{
+    /* 10000 stores to the same two lines in one kernel: two lines, two masks; the
+     * same line stored in 3 kernels: 3 masks. */
+    TraceWritten *w = trace_written_new();
+    const uint64_t lo[2] = {0xf, 0}, hi[2] = {0, 1ull << 63};
+    for (int i = 0; i < 10000; i++) {
+        CHECK(trace_written_store(w, 0x1000, 0, (i & 1) ? lo : hi));
+        CHECK(trace_written_store(w, 0x1080, 0, lo));
+    }
+    CHECK_EQ_U64(trace_written_lines(w), 2);
+    CHECK_EQ_U64(trace_written_masks(w), 2);
+    CHECK(trace_written_store(w, 0x1000, 1, lo));
+    CHECK(trace_written_store(w, 0x1000, 4, hi));
+    CHECK_EQ_U64(trace_written_masks(w), 4);
+    /* Byte 127 of 0x1000: kernel 0 (merged mask) and 4; a read in 3 sees 0. */
+    TraceExpect e;
+    trace_written_expect(w, 3, 0x107f, 1, &e);
+    CHECK(e.checked && e.written && e.older == 0 && !e.now);
+    trace_written_expect(w, 4, 0x107f, 1, &e);
+    CHECK(e.written && e.older == 0 && e.now);
+    trace_written_expect(w, 5, 0x1003, 1, &e);
+    CHECK(e.written && e.older == 1 && !e.now);
+    /* 5000 lines: the table grows past its first size and keeps every line. */
+    for (uint64_t l = 0; l < 5000; l++) {
+        CHECK(trace_written_store(w, 0x100000 + l * 128, 2, lo));
+    }
+    CHECK_EQ_U64(trace_written_lines(w), 5002);
+    trace_written_expect(w, 3, 0x100000 + 4999 * 128 + 2, 1, &e);
+    CHECK(e.written && e.older == 2);
+    trace_written_free(w);
+}
+
+int main(void)
+{
+    RUN(test_counts);
+    RUN(test_expect);
+    RUN(test_index_size_and_counts_only);
+    RUN(test_shared_by_folder);
+    RUN(test_threads);
+    RUN(test_malformed);
+    RUN(test_index_growth);
+    return harness_report();
+}
