@@ -23,6 +23,7 @@
 #include "run_signal.h"
 #include "run_stats.h"
 #include "summary.h"
+#include "summary_trace.h"
 #include "workload.h"
 
 #define RUN_SLICE (10 * SIM_US)
@@ -227,6 +228,9 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     int status = 0;
     RunProgress pr;
     run_progress_init(&pr, stderr, interval, isatty(2), m->until, run_progress_clock());
+    const uint64_t *ctas_done, *ctas;
+    summary_trace_ctas(p, &ctas_done, &ctas);
+    run_progress_trace(&pr, ctas_done, ctas);
     sim_watch(sim, &run_signal_flag);
     run_signal_install();
     platform_reset(p);
