@@ -79,6 +79,8 @@ typedef struct PlatformInfo {
     uint64_t mem_bytes; /* bytes of memory per GPU; GPU g owns [g*M, (g+1)*M) */
     SimTime clock;      /* clock period in ps */
     uint64_t seed;      /* platform seed, mixed into per-block PRNG seeds */
+    const char *trace;  /* the trace folder of a trace-driven run, NULL otherwise
+                           (borrowed) */
     /* The declared commands stimulus may name (registry_cmds of the platform's
      * registry, NULL-terminated; borrowed; NULL = none), set by platform_build. */
     const TxnCmdDecl *const *cmds;

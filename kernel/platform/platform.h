@@ -40,6 +40,8 @@ typedef struct PlatformDesc {
     char *file;               /* the file given by the user */
     char *name;               /* platform name */
     PlatformInfo info;
+    char *trace; /* the top-level value trace, NULL when empty (owned; info.trace
+                    points to it) */
     PlatformInstance *inst;
     size_t ninst, inst_cap;
     PlatformWire *wires;

@@ -2,7 +2,8 @@
  * ("blocks"): {"type": T, "count": N, "params": {...}, "doc": "..."}. An entry with
  * "count" becomes the array instances "<name>[0]" .. "<name>[N-1]". Template names
  * get the prefix "gpu<g>."; top-level names must not start a reserved name ("gpu<i>",
- * "fabric", "tb"). Instances are added in file order. */
+ * "fabric", "tb"). Instances are added in file order; the entry an applied cores
+ * section replaces adds its SMs and dispatcher instead (platform_cores.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +87,12 @@ bool platform_blocks_add(PlatformLoad *ld, json_t *blocks, const char *path, int
     const char *key;
     json_t *entry;
     json_object_foreach(blocks, key, entry) {
+        if (gpu >= 0 && platform_cores_replaces(ld, key)) {
+            if (!platform_cores_gpu_add(ld, gpu, err)) {
+                return false;
+            }
+            continue;
+        }
         char p[PLATFORM_PATH_MAX];
         platform_path(p, sizeof p, path, key);
         const char *type = NULL;

@@ -110,6 +110,7 @@ void platform_desc_free(PlatformDesc *d)
     free(d->wires);
     free(d->file);
     free(d->name);
+    free(d->trace);
     platform_index_free(d->index);
     const Registry *r = d->registry;
     memset(d, 0, sizeof *d);

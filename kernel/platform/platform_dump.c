@@ -1,5 +1,6 @@
 /* platform_dump: the flat form with every parameter of every instance (value or
- * default) in canonical form, in the type's table order followed by "buffer".
+ * default) in canonical form, in the type's table order followed by "buffer"; the
+ * trace folder only when the run has one (so cu dumps are as before).
  * Loading a dump and dumping it again gives the same bytes. */
 #include <stdlib.h>
 
@@ -46,10 +47,21 @@ json_t *platform_dump(const PlatformDesc *d)
             wires, json_pack("{s:s, s:s, s:s}", "a", d->wires[i].a, "b", d->wires[i].b,
                              "latency", units_format_time(d->wires[i].latency, lat)));
     }
-    return json_pack(
-        "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o}", "format", PLATFORM_FLAT_FORMAT,
-        "name", d->name ? d->name : "", "gpus", (int)d->info.gpus, "mem_bytes",
+    json_t *flat = json_pack(
+        "{s:s, s:s, s:i, s:s, s:s, s:I}", "format", PLATFORM_FLAT_FORMAT, "name",
+        d->name ? d->name : "", "gpus", (int)d->info.gpus, "mem_bytes",
         units_format_size(d->info.mem_bytes, mem), "clock",
         units_format_freq(d->info.clock ? 1000000000000ULL / d->info.clock : 0, clock),
-        "seed", (json_int_t)d->info.seed, "instances", inst, "wires", wires);
+        "seed", (json_int_t)d->info.seed);
+    if (flat && d->info.trace) {
+        json_object_set_new(flat, "trace", json_string(d->info.trace));
+    }
+    if (flat) {
+        json_object_set_new(flat, "instances", inst);
+        json_object_set_new(flat, "wires", wires);
+    } else {
+        json_decref(inst);
+        json_decref(wires);
+    }
+    return flat;
 }

@@ -1,5 +1,5 @@
 /* The flat form (what `mgtlm validate --dump` prints), accepted as input:
- * {"format": "mgtlm-flat", "name", "gpus", "mem_bytes", "clock", "seed",
+ * {"format": "mgtlm-flat", "name", "gpus", "mem_bytes", "clock", "seed", "trace",
  *  "instances": [{"name", "type", "gpu", "index", "params"}],
  *  "wires": [{"a", "b", "latency"}]}.
  * Instances and wires are taken as listed (no templates, fabric or extends); "gpu" is
@@ -12,8 +12,9 @@
 #include "kernel/registry.h"
 #include "platform_priv.h"
 
-static const char *const platform_flat_keys[] = {
-    "format", "name", "gpus", "mem_bytes", "clock", "seed", "instances", "wires", NULL};
+static const char *const platform_flat_keys[] = {"format", "name", "gpus",  "mem_bytes",
+                                                 "clock",  "seed", "trace", "instances",
+                                                 "wires",  NULL};
 static const char *const platform_flat_inst_keys[] = {"name",  "type",   "gpu",
                                                       "index", "params", NULL};
 

@@ -31,6 +31,15 @@ typedef struct PlatformSrc {
     json_t *doc;  /* owned reference */
 } PlatformSrc;
 
+/* The cores section as read by platform_cores_prepare. */
+typedef struct PlatformCores {
+    json_t *section;     /* in the merged document (borrowed; NULL when absent) */
+    const char *replace; /* the GPU template entry the SMs replace (borrowed) */
+    bool apply;          /* a non-empty trace: the section changes the expansion */
+    uint64_t sms;        /* SMs per GPU (applied only) */
+    SimTime disp_latency, host_latency;
+} PlatformCores;
+
 typedef struct PlatformLoad {
     PlatformDesc *desc;
     PlatformSrc *src; /* the user's document first, then what it extends (owned) */
@@ -38,6 +47,8 @@ typedef struct PlatformLoad {
     json_t *doc;  /* the merged document (owned) */
     char **paths; /* JSON pointer each instance was described at, parallel to
                      desc->inst (owned) */
+    uint64_t sms; /* the top-level value sms (0 = the replaced entry's count) */
+    PlatformCores cores;
 } PlatformLoad;
 
 /* Where a group of `set` entries came from (errors name it). */
@@ -74,8 +85,32 @@ bool platform_load_add(PlatformLoad *ld, const char *name, const char *type, int
  * already expanded). */
 bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
                        const PlatformLoadArgs *a, bool allow_gpus, SimError *err);
-/* True for the set keys platform_top_read takes: gpus, mem_bytes, clock, seed. */
+/* True for the set keys platform_top_read takes: gpus, mem_bytes, clock, seed,
+ * trace, sms. */
 bool platform_top_key(const char *key);
+/* Prefixes err with where the winning value of top-level key was written (the
+ * document or a set entry). Returns false. */
+bool platform_top_blame_key(PlatformLoad *ld, json_t *doc, json_t *doc_set,
+                            const PlatformLoadArgs *a, const char *key, SimError *err);
+
+/* platform_cores.c: the cores section (a trace-driven run's SMs, dispatchers and
+ * host). Every function does nothing beyond checks unless the section applies. */
+/* Checks the section and, with a trace, rewrites the document for it (scale counts,
+ * GPU template wire ends naming the replaced entry). After platform_top_read. */
+bool platform_cores_prepare(PlatformLoad *ld, json_t *doc_set, const PlatformLoadArgs *a,
+                            SimError *err);
+/* True if key of the GPU template is the entry the applied section replaces. */
+bool platform_cores_replaces(const PlatformLoad *ld, const char *key);
+/* Adds gpu<g>.sm[*] and gpu<g>.disp (in the replaced entry's place). */
+bool platform_cores_gpu_add(PlatformLoad *ld, int gpu, SimError *err);
+/* Adds host (after the top-level blocks). */
+bool platform_cores_host_add(PlatformLoad *ld, SimError *err);
+/* Checks the "entry.param" scale items against the instances and sets them. */
+bool platform_cores_scale(PlatformLoad *ld, SimError *err);
+/* The wires sm[k].ctl <-> disp.sm[k] of GPU gpu. */
+bool platform_cores_gpu_wires(PlatformLoad *ld, int gpu, SimError *err);
+/* The wires host.gpu[g] <-> gpu<g>.disp.host. */
+bool platform_cores_host_wires(PlatformLoad *ld, SimError *err);
 
 /* platform_blocks.c: block entries of an object (gpu >= 0: GPU template of GPU gpu,
  * names "gpu<g>.<key>"; gpu < 0: top-level blocks). */

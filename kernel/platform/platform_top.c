@@ -1,11 +1,14 @@
-/* Platform-wide values: name, gpus, mem_bytes, clock, seed. They are checked with the
- * same parameter machinery as block parameters (so the messages are the same).
+/* Platform-wide values: name, gpus, mem_bytes, clock, seed, trace, sms. They are
+ * checked with the same parameter machinery as block parameters (so the messages are
+ * the same).
  * Decisions: gpus defaults to 1 and is at most 64 (a 64-bit sharer set); the clock
  * is a frequency whose period must be a whole number of picoseconds; GPUs x
  * mem_bytes must fit the 64-bit address space; the name defaults to the file name
- * without its directory and ".json"; gpus, mem_bytes, clock and seed can be
- * overridden by `set` entries with the bare key (`--set gpus=8`), blamed on the entry
- * when wrong. */
+ * without its directory and ".json"; every value but the name can be overridden by
+ * `set` entries with the bare key (`--set gpus=8`), blamed on the entry when wrong.
+ * trace (a folder, relative to the working directory; "" = none) and sms (SMs per GPU,
+ * 0 = the count of the entry the cores replace) are used by platform_cores.c; a flat
+ * dump keeps its trace but refuses sms like gpus (its instances are expanded). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +18,20 @@
 #include "platform_priv.h"
 
 typedef struct PlatformTopVals {
-    uint64_t gpus, mem_bytes, hz, seed;
+    uint64_t gpus, mem_bytes, hz, seed, sms;
+    char *trace;
 } PlatformTopVals;
 
 /* Positions in platform_top_params. */
-enum { PLATFORM_TOP_GPUS, PLATFORM_TOP_MEM, PLATFORM_TOP_CLOCK, PLATFORM_TOP_SEED };
+enum {
+    PLATFORM_TOP_GPUS,
+    PLATFORM_TOP_MEM,
+    PLATFORM_TOP_CLOCK,
+    PLATFORM_TOP_SEED,
+    PLATFORM_TOP_TRACE,
+    PLATFORM_TOP_SMS,
+    PLATFORM_TOP_N
+};
 
 static const ParamDef platform_top_params[] = {
     {"gpus", offsetof(PlatformTopVals, gpus), PT_U64, "1", 1, PLATFORM_MAX_GPUS, 0, 0,
@@ -30,6 +42,10 @@ static const ParamDef platform_top_params[] = {
      "clock frequency"},
     {"seed", offsetof(PlatformTopVals, seed), PT_U64, "1", 0, 0, 0, 0, NULL,
      "platform seed"},
+    {"trace", offsetof(PlatformTopVals, trace), PT_STRING, "", 0, 0, 0, 0, NULL,
+     "trace folder of a trace-driven run (\"\" = none)"},
+    {"sms", offsetof(PlatformTopVals, sms), PT_U64, "0", 0, PLATFORM_MAX_COUNT, 0, 0,
+     NULL, "SMs per GPU of a trace-driven run (0 = the replaced entry's count)"},
 };
 
 /* The default name: the file name without directory and ".json". New string. */
@@ -91,24 +107,51 @@ static bool platform_top_blame(PlatformLoad *ld, const PlatformTopFrom *w,
     return platform_fail_prefix(ld, path, err);
 }
 
+bool platform_top_blame_key(PlatformLoad *ld, json_t *doc, json_t *doc_set,
+                            const PlatformLoadArgs *a, const char *key, SimError *err)
+{
+    PlatformTopFrom w = platform_top_pick(doc, doc_set, a, key);
+    return platform_top_blame(ld, &w, a, key, err);
+}
+
+/* Reads every value of platform_top_params into v (w: where each came from). */
+static bool platform_top_values(PlatformLoad *ld, json_t *doc, json_t *doc_set,
+                                const PlatformLoadArgs *a, bool allow_gpus,
+                                PlatformTopVals *v, PlatformTopFrom *w, SimError *err)
+{
+    for (size_t i = 0; i < PLATFORM_TOP_N; i++) {
+        const ParamDef *p = &platform_top_params[i];
+        w[i] = platform_top_pick(doc, doc_set, a, p->key);
+        if (w[i].set && !allow_gpus &&
+            (i == PLATFORM_TOP_GPUS || i == PLATFORM_TOP_SMS)) {
+            sim_error_set(err,
+                          "a flat dump is already expanded for its %s; set %s on the "
+                          "platform file it was dumped from",
+                          i == PLATFORM_TOP_GPUS ? "GPUs" : "SMs", p->key);
+            return platform_top_blame(ld, &w[i], a, p->key, err);
+        }
+        if (!params_apply(v, p, w[i].value, NULL, err)) {
+            return platform_top_blame(ld, &w[i], a, p->key, err);
+        }
+    }
+    return true;
+}
+
 bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
                        const PlatformLoadArgs *a, bool allow_gpus, SimError *err)
 {
     PlatformDesc *d = ld->desc;
     PlatformTopVals v = {0};
-    enum { TOP_N = sizeof platform_top_params / sizeof platform_top_params[0] };
-    PlatformTopFrom w[TOP_N];
-    for (size_t i = 0; i < TOP_N; i++) {
-        const ParamDef *p = &platform_top_params[i];
-        w[i] = platform_top_pick(doc, doc_set, a, p->key);
-        if (w[i].set && !allow_gpus && i == PLATFORM_TOP_GPUS) {
-            sim_error_set(err, "a flat dump is already expanded for its GPUs; set gpus "
-                               "on the platform file it was dumped from");
-            return platform_top_blame(ld, &w[i], a, p->key, err);
-        }
-        if (!params_apply(&v, p, w[i].value, NULL, err)) {
-            return platform_top_blame(ld, &w[i], a, p->key, err);
-        }
+    PlatformTopFrom w[PLATFORM_TOP_N];
+    bool ok = platform_top_values(ld, doc, doc_set, a, allow_gpus, &v, w, err);
+    if (v.trace && *v.trace) {
+        d->trace = v.trace;
+        d->info.trace = d->trace;
+    } else {
+        free(v.trace);
+    }
+    if (!ok) {
+        return false;
     }
     if (1000000000000ULL % v.hz != 0) {
         sim_error_set(err, "the period of %s is not a whole number of picoseconds",
@@ -132,5 +175,6 @@ bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
     d->info.mem_bytes = v.mem_bytes;
     d->info.clock = 1000000000000ULL / v.hz;
     d->info.seed = v.seed;
+    ld->sms = v.sms;
     return true;
 }

@@ -12,5 +12,7 @@
  * valid JSON (numbers, true/false, quoted strings, arrays), else taken as a string.
  * Fails on a missing '=' or an empty key. */
 bool cli_set_add(json_t *sets, const char *arg, SimError *err);
+/* `--trace DIR`: adds "trace": DIR (a string, as given) to sets. */
+bool cli_set_trace(json_t *sets, const char *dir, SimError *err);
 
 #endif

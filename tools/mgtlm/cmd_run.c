@@ -1,5 +1,7 @@
 /* `mgtlm run PLATFORM [options]`: load and build a platform, run it until it is idle
  * (or --until, or a SIGINT/SIGTERM), write logs and stats, print a summary.
+ * --trace DIR is the command-line set of the platform value trace (applied with the
+ * other command-line sets, in command-line order).
  * Exit 0; 1 on a model error (a nonzero counter its stat table marks is_error, e.g.
  * data_errors: a read that returned wrong data); 2 on bad input; 128 + the signal
  * (130 SIGINT, 143 SIGTERM) for a run a signal ended, after its stats and logs were
@@ -21,6 +23,7 @@
 #include "run_signal.h"
 #include "run_stats.h"
 #include "summary.h"
+#include "summary_trace.h"
 #include "workload.h"
 
 #define RUN_SLICE (10 * SIM_US)
@@ -41,6 +44,8 @@ enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS };
 
 static const CliOpt run_opts[] = {
     {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
+    {'t', "trace", "DIR",
+     "run the trace in DIR on the platform's cores (--set trace=DIR)"},
     {'u', "until", "TIME", "stop at this simulated time (e.g. 10us)"},
     {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
     {'o', "stats", "FILE", "write the stats as JSON into FILE"},
@@ -56,7 +61,8 @@ static const CliOpt run_opts[] = {
 static const CliSpec run_spec = {
     "mgtlm run", "PLATFORM [options]",
     "Runs PLATFORM until it is idle (or --until) and prints a summary. Sets apply in\n"
-    "the order platform, workload, command line.",
+    "the order platform, workload, command line. With a trace (--trace) the GPUs\n"
+    "execute its kernels on the platform's cores instead of the cu generators.",
     run_opts, sizeof run_opts / sizeof run_opts[0]};
 
 /* Fills a from argv; on a usage error prints one line and returns false, on --help
@@ -80,6 +86,9 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
             break;
         case 's':
             ok = cli_set_add(cli_sets, val, &err);
+            break;
+        case 't':
+            ok = cli_set_trace(cli_sets, val, &err);
             break;
         case 'o':
             a->stats = val;
@@ -219,6 +228,9 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     int status = 0;
     RunProgress pr;
     run_progress_init(&pr, stderr, interval, isatty(2), m->until, run_progress_clock());
+    const uint64_t *ctas_done, *ctas;
+    summary_trace_ctas(p, &ctas_done, &ctas);
+    run_progress_trace(&pr, ctas_done, ctas);
     sim_watch(sim, &run_signal_flag);
     run_signal_install();
     platform_reset(p);

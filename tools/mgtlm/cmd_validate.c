@@ -1,4 +1,5 @@
-/* `mgtlm validate PLATFORM [-d|--dump] [-s|--set inst.param=value]...`: loads the
+/* `mgtlm validate PLATFORM [-d|--dump] [-s|--set inst.param=value]... [-t|--trace DIR]`:
+ * loads the
  * platform (template or flat form), applies the sets, builds it (parameters, realize,
  * wires, required ports) and prints "<file>: ok (<n> instances, <m> wires)", or with
  * --dump the flat form: one top-level key per line, one instance or wire per line (this
@@ -15,6 +16,8 @@
 static const CliOpt validate_opts[] = {
     {'d', "dump", NULL, "print the flat platform (a valid platform file)"},
     {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    {'t', "trace", "DIR",
+     "apply the platform's cores for the trace in DIR (--set trace=DIR)"},
     CLI_OPT_HELP,
 };
 
@@ -35,7 +38,8 @@ static int validate_parse(int argc, char **argv, const char **path, bool *dump,
     while ((id = cli_parse_next(&cp, &val, err)) > 0) {
         if (id == 'd') {
             *dump = true;
-        } else if (!cli_set_add(sets, val, err)) {
+        } else if (!(id == 't' ? cli_set_trace(sets, val, err)
+                               : cli_set_add(sets, val, err))) {
             return CLI_ERROR;
         }
     }

@@ -11,6 +11,7 @@
 
 #include "kernel/xalloc.h"
 #include "summary_agg.h"
+#include "summary_trace.h"
 
 #define SUMMARY_LINKS 8
 
@@ -39,6 +40,11 @@ static void summary_time(FILE *f, double ps, size_t scale)
 static double summary_ratio(uint64_t a, uint64_t b)
 {
     return b ? (double)a / (double)b : 0.0;
+}
+
+static double summary_ratio_d(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
 }
 
 static uint64_t summary_sum(const SummaryAggs *aggs, const char *type, const char *stat)
@@ -166,9 +172,41 @@ static void summary_mechanisms(FILE *f, const SummaryAggs *aggs)
     }
 }
 
+/* A trace-driven run's figures (with a host block): execution time (the host's
+ * exec_ps; while kernels are left, a run stopped early, it is unknown and the IPC is
+ * taken over the simulated time), kernels and CTAs ended, warp instructions, IPC
+ * (warp instructions per platform clock cycle, every SM of every GPU together). */
+static void summary_trace(FILE *f, const Platform *p, SimTime now)
+{
+    const Block *h = summary_trace_host(p);
+    if (!h) {
+        return;
+    }
+    double exec = summary_trace_value(p, h, "exec_ps");
+    double kernels = summary_trace_value(p, h, "kernels");
+    double done = summary_trace_value(p, h, "kernels_done");
+    double insts = summary_trace_value(p, h, "warp_insts");
+    bool finished = done >= kernels && exec > 0;
+    fprintf(f, "  %-28s ", "execution time");
+    if (finished) {
+        summary_time(f, exec, summary_time_scale(exec));
+        fputc('\n', f);
+    } else {
+        fprintf(f, "unfinished (%.0f of %.0f kernels ended)\n", done, kernels);
+    }
+    fprintf(f, "  %-28s %.0f of %.0f ended (%.0f of %.0f CTAs)\n", "kernels", done,
+            kernels, summary_trace_value(p, h, "ctas_done"),
+            summary_trace_value(p, h, "ctas"));
+    fprintf(f, "  %-28s %.0f\n", "warp instructions", insts);
+    double cycles = (finished ? exec : (double)now) / (double)p->desc.info.clock;
+    fprintf(f, "  %-28s %.3f warp instructions per cycle (all SMs, %.0f cycles%s)\n",
+            "IPC", summary_ratio_d(insts, cycles), cycles, finished ? "" : " simulated");
+}
+
 static void summary_headline(FILE *f, const Platform *p, const SummaryAggs *aggs,
                              SimTime now, bool all)
 {
+    summary_trace(f, p, now);
     fprintf(f, "  %-28s ", "simulated time");
     summary_time(f, (double)now, summary_time_scale((double)now));
     fputc('\n', f);
