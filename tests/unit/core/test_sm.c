@@ -47,7 +47,11 @@ typedef struct Script {
     CoreLaunch launch;
     const AtsCta *ctas;
     size_t nctas;
+    uint32_t take_every; /* memory: 0 takes on arrival; else one per this many cycles,
+                            with a one-slot buffer */
+    bool finish_first;   /* the dispatcher sends a finish before the launch */
     /* dispatcher results */
+    size_t refused; /* answers with a status other than ok */
     TxnStatus launch_status;
     uint32_t fit;
     SimTime cta_at[8];
@@ -77,6 +81,7 @@ typedef struct TestMem {
     Block b;
     Script *sc;
     Port *p;
+    bool taking; /* a take is scheduled */
 } TestMem;
 
 static const PortDef one_port[] = {{.name = "p", .required = true, .doc = "test"}};
@@ -94,6 +99,9 @@ static void disp_send_launch(void *subject, void *obj)
 {
     TestDisp *d = subject;
     (void)obj;
+    if (d->sc->finish_first) {
+        CHECK(port_send(d->p, txn_new_declared(d->b.sim, &core_cmd_finish, 0, 0)));
+    }
     uint8_t buf[CORE_LAUNCH_BYTES];
     core_launch_encode(&d->sc->launch, buf);
     Txn *t = txn_new_declared(d->b.sim, &core_cmd_launch, d->sc->launch.kernel,
@@ -133,7 +141,9 @@ static void disp_on_recv(Block *b, Port *p)
     SimTime now = sim_now(b->sim);
     Txn *t;
     while ((t = port_take(p)) != NULL) {
-        if (txn_is(t, &core_cmd_xlat)) {
+        if (t->cmd == TXN_RESP && t->status != TXN_STATUS_OK) {
+            sc->refused++;
+        } else if (txn_is(t, &core_cmd_xlat)) {
             CHECK(sc->nxlat < 16);
             sc->xlat_addr[sc->nxlat] = t->addr;
             sc->xlat_space[sc->nxlat] = t->space;
@@ -180,41 +190,65 @@ static bool mem_realize(Block *b, SimError *err)
     return true;
 }
 
+/* Takes one request: records it and answers it MEM_CYCLES later. */
+static void mem_take_one(TestMem *m)
+{
+    Script *sc = m->sc;
+    Txn *t = port_take(m->p);
+    CHECK(sc->nrecs < MAX_RECS);
+    if (sc->nrecs < MAX_RECS) {
+        MemRec *r = &sc->recs[sc->nrecs++];
+        *r = (MemRec){.at = sim_now(m->b.sim),
+                      .cmd = t->cmd,
+                      .addr = t->addr,
+                      .len = t->len,
+                      .posted = t->posted,
+                      .hint = t->kernel_hint,
+                      .has_data = t->data != NULL,
+                      .be_lo = UINT64_MAX,
+                      .nthreads = t->nthreads};
+        if (t->data) {
+            memcpy(r->data, t->data, t->len < 128 ? t->len : 128);
+        }
+        if (t->be) {
+            r->be_lo = 0;
+            for (uint32_t i = 0; i < t->len && i < 64; i++) {
+                r->be_lo |= (uint64_t)(t->be[i] != 0) << i;
+            }
+        }
+        for (uint32_t i = 0; i < t->nthreads && i < 8; i++) {
+            r->threads[i] = t->threads[i];
+        }
+    }
+    if (txn_needs_response(t)) {
+        CHECK(port_send_after(m->p, txn_new_response(m->b.sim, t), MEM_CYCLES * CYC));
+    }
+    txn_unref(t);
+}
+
+static void mem_take(void *subject, void *obj)
+{
+    TestMem *m = subject;
+    (void)obj;
+    mem_take_one(m);
+    m->taking = port_count(m->p) > 0;
+    if (m->taking) {
+        sim_schedule(m->b.sim, m->sc->take_every * CYC, SIM_PRIO_DEFAULT, mem_take, m,
+                     NULL);
+    }
+}
+
 static void mem_on_recv(Block *b, Port *p)
 {
     TestMem *m = (TestMem *)b;
-    Script *sc = m->sc;
-    Txn *t;
-    while ((t = port_take(p)) != NULL) {
-        CHECK(sc->nrecs < MAX_RECS);
-        if (sc->nrecs < MAX_RECS) {
-            MemRec *r = &sc->recs[sc->nrecs++];
-            *r = (MemRec){.at = sim_now(b->sim),
-                          .cmd = t->cmd,
-                          .addr = t->addr,
-                          .len = t->len,
-                          .posted = t->posted,
-                          .hint = t->kernel_hint,
-                          .has_data = t->data != NULL,
-                          .be_lo = UINT64_MAX,
-                          .nthreads = t->nthreads};
-            if (t->data) {
-                memcpy(r->data, t->data, t->len < 128 ? t->len : 128);
-            }
-            if (t->be) {
-                r->be_lo = 0;
-                for (uint32_t i = 0; i < t->len && i < 64; i++) {
-                    r->be_lo |= (uint64_t)(t->be[i] != 0) << i;
-                }
-            }
-            for (uint32_t i = 0; i < t->nthreads && i < 8; i++) {
-                r->threads[i] = t->threads[i];
-            }
+    if (m->sc->take_every == 0) {
+        while (port_count(p) > 0) {
+            mem_take_one(m);
         }
-        if (txn_needs_response(t)) {
-            CHECK(port_send_after(p, txn_new_response(b->sim, t), MEM_CYCLES * CYC));
-        }
-        txn_unref(t);
+    } else if (!m->taking) {
+        m->taking = true;
+        sim_schedule(b->sim, m->sc->take_every * CYC, SIM_PRIO_DEFAULT, mem_take, m,
+                     NULL);
     }
 }
 
@@ -253,14 +287,16 @@ static Run run_sm(Script *sc, const char *params)
     PlatformDesc d = {.registry = registry()};
     d.info = (PlatformInfo){.gpus = 1, .mem_bytes = 1ull << 40, .clock = CYC, .seed = 1};
     json_t *pj = params ? json_loads(params, 0, NULL) : NULL;
+    json_t *mj = sc->take_every ? json_pack("{s:i}", "buffer", 1) : NULL;
     CHECK(!params || pj);
     bool ok =
         platform_desc_add_instance(&d, "sm", "sm", 0, pj, "test", &err) &&
         platform_desc_add_instance(&d, "disp", "test_disp", 0, NULL, "test", &err) &&
-        platform_desc_add_instance(&d, "mem", "test_mem", 0, NULL, "test", &err) &&
+        platform_desc_add_instance(&d, "mem", "test_mem", 0, mj, "test", &err) &&
         platform_desc_add_wire(&d, "sm.ctl", "disp.p", 0, "test", &err) &&
         platform_desc_add_wire(&d, "sm.mem", "mem.p", 0, "test", &err);
     json_decref(pj);
+    json_decref(mj);
     CHECK(ok);
     if (!ok) {
         fprintf(stderr, "description: %s\n", err.msg);
@@ -287,6 +323,19 @@ static uint64_t stat(const Run *r, const char *name)
     const uint64_t *v = stats_find_counter(r->p->stats, full);
     CHECK(v != NULL);
     return v ? *v : UINT64_MAX;
+}
+
+/* The read_latency histogram's sum and count. */
+static void latency_of(const Run *r, uint64_t *sum, uint64_t *count)
+{
+    *sum = *count = UINT64_MAX;
+    for (size_t i = 0; i < stats_count(r->p->stats); i++) {
+        StatView v = stats_at(r->p->stats, i);
+        if (strcmp(v.name, "sm.read_latency") == 0) {
+            *sum = v.hist->sum;
+            *count = v.hist->count;
+        }
+    }
 }
 
 static void run_free(Run *r)
@@ -521,6 +570,12 @@ static void test_barrier_slow_warp(void)
     CHECK_EQ_U64(sc.recs[1].at, 112000);
     CHECK_EQ_U64(sc.recs[2].addr, GLOBAL_OFF + 0x1080);
     CHECK_EQ_U64(sc.recs[2].at, 113000);
+    /* read latency, issue to answer: 212000 - 112000 and 213000 - 113000 (w1 issues
+     * at 113, when the pipe takes it, not at 112) */
+    uint64_t sum, count;
+    latency_of(&r, &sum, &count);
+    CHECK_EQ_U64(count, 2);
+    CHECK_EQ_U64(sum, 200000);
     /* the loads are answered at 212000 and 213000; EXITs at 113 and 114 */
     CHECK_EQ_U64(sc.cta_at[0], 213000);
     CHECK_EQ_U64(sc.insts, 8);
@@ -722,6 +777,53 @@ static void test_atomics_local_wavefront_fence(void)
     run_free(&r);
 }
 
+/* Backpressure: the memory holds one request and takes one per 5 cycles. One warp:
+ * LDG R1 (4 lanes, stride 128: 4 lines); LDG R2 (one lane, line 0x1200); EXIT. The
+ * first LDG issues at 10 (after the xlat); its requests are due at 10 ... 13, but
+ * each waits for the slot: sent at 10, 15, 20, 25 (each on the on_free of the take
+ * before), taken at 15, 20, 25, 30. The second LDG is taken by the pipe only once the
+ * first's last request has left (25); its request waits for the slot until the take
+ * at 30 and is taken at 35. Answers at take + 100 cycles; the last at 135000 ends the
+ * CTA. */
+static void test_backpressure(void)
+{
+    WarpB w = {0};
+    memop(&w, ATS_LDG, 1, NONE, 0xf, 4, 0x1000, 128);
+    memop(&w, ATS_LDG, 2, NONE, 0x1, 4, 0x1200, 4);
+    alu(&w, ATS_EXIT, NONE, NONE);
+    AtsWarp aw = warp_of(&w);
+    AtsCta cta = {.nwarps = 1, .warps = &aw};
+    Script sc = {.launch = launch_small(), .ctas = &cta, .nctas = 1, .take_every = 5};
+    Run r = run_sm(&sc, NULL);
+    CHECK_EQ_U64(sc.nrecs, 1 + 5 + 2);
+    /* kernel_begin (sent at 0) is taken at 5 */
+    CHECK_EQ_U64(sc.recs[0].at, 5000);
+    static const SimTime at[5] = {15000, 20000, 25000, 30000, 35000};
+    static const uint64_t addr[5] = {0x1000, 0x1080, 0x1100, 0x1180, 0x1200};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_U64(sc.recs[1 + i].at, at[i]);
+        CHECK_EQ_U64(sc.recs[1 + i].addr, GLOBAL_OFF + addr[i]);
+    }
+    CHECK_EQ_U64(sc.cta_at[0], 135000);
+    CHECK(sc.finished);
+    CHECK_EQ_U64(sc.insts, 3);
+    run_free(&r);
+}
+
+/* A finish before any launch is a malformed control sequence: answered with an error
+ * and counted; the kernel that follows runs as usual. */
+static void test_ctl_error(void)
+{
+    Script sc = {.launch = launch_small(), .finish_first = true};
+    Run r = run_sm(&sc, NULL);
+    CHECK_EQ_U64(sc.refused, 1);
+    CHECK(sc.finished);
+    CHECK_EQ_U64(stat(&r, "ctl_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "kernels"), 1);
+    platform_free(r.p);
+    sim_free(r.sim);
+}
+
 /* Parameters are checked: a line that is not a power of two, a page that is not. */
 static void test_bad_params(void)
 {
@@ -751,6 +853,8 @@ int main(void)
     RUN(test_coalescing_line_128);
     RUN(test_coalescing_line_64);
     RUN(test_atomics_local_wavefront_fence);
+    RUN(test_backpressure);
+    RUN(test_ctl_error);
     RUN(test_bad_params);
     return harness_report();
 }
