@@ -416,6 +416,9 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
         uint64_t t = sched_warp_next(w, from);
         if (t < best) {
             best = t;
+            if (best == from) {
+                break; /* nothing can be earlier */
+            }
         }
     }
     return best;
