@@ -228,6 +228,7 @@ static bool sm_realize(Block *b, SimError *err)
         return sim_error_set(err, "%s: page %llu is not a power of two", b->name,
                              (unsigned long long)s->page);
     }
+    s->page_shift = (unsigned)__builtin_ctzll(s->page);
     SmSchedConfig cfg;
     sm_sched_setup(s, &cfg);
     s->sched = sm_sched_new(&cfg, err);

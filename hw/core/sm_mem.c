@@ -46,7 +46,7 @@ static uint32_t sm_atomic_len(uint32_t width)
 
 static uint64_t sm_page_key(const Sm *s, uint64_t vaddr, uint32_t space)
 {
-    return (vaddr / s->page) << 1 | space;
+    return (vaddr >> s->page_shift) << 1 | space;
 }
 
 /* The last byte of [a, a + w), clamped to the end of the address space. */
@@ -89,7 +89,7 @@ static bool sm_pages_ready(Sm *s, const AtsWarp *w, const AtsInst *in)
         uint64_t ends[2] = {addrs[k],
                             atomic ? addrs[k] : sm_last_byte(addrs[k], in->width)};
         for (int e = 0; e < 2; e++) {
-            uint64_t page = ends[e] / s->page;
+            uint64_t page = ends[e] >> s->page_shift;
             if (page != last_page) {
                 last_page = page;
                 ready = sm_page_ready(s, ends[e], space) && ready;

@@ -61,6 +61,7 @@ typedef struct Sm {
     uint64_t line;
     bool wavefront, posted;
     uint64_t page;
+    unsigned page_shift; /* log2(page) */
     /* ports and queues */
     Port *mem, *ctl;
     Egress memq;      /* requests and controls on mem, external wake (the tick) */
