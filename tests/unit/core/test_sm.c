@@ -476,6 +476,58 @@ static void test_w1_load_store_and_finish(void)
     run_free(&r);
 }
 
+/* W2 and W3 seen on the ports. Each warp: IADD R1; IADD R2; IADD R3 (independent);
+ * LDG R4 [its own line of page 0x1000]; EXIT.
+ * W2, one warp: the IADDs issue at 0, 1, 2; the LDG is ready at 3: xlat at 3000,
+ * answered at 13000, the read leaves at 13000.
+ * W3 gto, two warps on one scheduler: w0 0, 1, 2; w0's LDG asks for the page at 3 and
+ * is refused, so w1 issues 3, 4, 5; at 6 both LDGs wait for the page. At 13 gto takes
+ * w1 (the warp it issued last): read at 13000; at 14 it stays on w1 (EXIT); w0's read
+ * leaves at 15000.
+ * W3 lrr: w0 0, 2, 4 and w1 1, 3, 5 (alternating); at 6 w0's LDG asks for the page
+ * (xlat at 6000, answered at 16000) and w1's waits too; at 16 lrr starts after w1
+ * (slot 1): w0's read at 16000, w1's at 17000. */
+static void w23_case(int warps, const char *params, SimTime xlat_at, const SimTime *at,
+                     const uint64_t *addr)
+{
+    WarpB w[2] = {0};
+    AtsWarp aw[2];
+    for (int k = 0; k < warps; k++) {
+        alu(&w[k], ATS_INT, 1, NONE);
+        alu(&w[k], ATS_INT, 2, NONE);
+        alu(&w[k], ATS_INT, 3, NONE);
+        memop(&w[k], ATS_LDG, 4, NONE, 0x1, 4, 0x1000 + 0x80 * (uint64_t)k, 4);
+        alu(&w[k], ATS_EXIT, NONE, NONE);
+        aw[k] = warp_of(&w[k]);
+    }
+    AtsCta cta = {.nwarps = (size_t)warps, .warps = aw};
+    Script sc = {.launch = launch_small(), .ctas = &cta, .nctas = 1};
+    sc.launch.block[0] = 32 * (uint32_t)warps;
+    Run r = run_sm(&sc, params);
+    CHECK_EQ_U64(sc.nxlat, 1);
+    CHECK_EQ_U64(sc.xlat_at[0], xlat_at);
+    CHECK_EQ_U64(sc.nrecs, 1 + (size_t)warps + 2);
+    for (int k = 0; k < warps; k++) {
+        CHECK_EQ_U64(sc.recs[1 + k].at, at[k]);
+        CHECK_EQ_U64(sc.recs[1 + k].addr, GLOBAL_OFF + addr[k]);
+    }
+    CHECK_EQ_U64(sc.insts, 5 * (uint64_t)warps);
+    run_free(&r);
+}
+
+static void test_w2_w3_on_the_ports(void)
+{
+    static const SimTime w2_at[1] = {13000};
+    static const uint64_t w2_addr[1] = {0x1000};
+    w23_case(1, NULL, 3000, w2_at, w2_addr);
+    static const SimTime gto_at[2] = {13000, 15000};
+    static const uint64_t gto_addr[2] = {0x1080, 0x1000};
+    w23_case(2, "{\"schedulers\": 1}", 3000, gto_at, gto_addr);
+    static const SimTime lrr_at[2] = {16000, 17000};
+    static const uint64_t lrr_addr[2] = {0x1000, 0x1080};
+    w23_case(2, "{\"schedulers\": 1, \"policy\": \"lrr\"}", 6000, lrr_at, lrr_addr);
+}
+
 /* The same CTA with posted: the write leaves posted and nothing waits for it, so the
  * finish (arriving at 134000, when the CTA is answered) is answered at once, after
  * release and kernel_end. */
@@ -845,6 +897,7 @@ static void test_bad_params(void)
 int main(void)
 {
     RUN(test_w1_load_store_and_finish);
+    RUN(test_w2_w3_on_the_ports);
     RUN(test_posted_write_not_waited_for);
     RUN(test_gto_and_lrr_request_order);
     RUN(test_barrier_slow_warp);
