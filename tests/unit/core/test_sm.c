@@ -50,6 +50,7 @@ typedef struct Script {
     uint32_t take_every; /* memory: 0 takes on arrival; else one per this many cycles,
                             with a one-slot buffer */
     bool finish_first;   /* the dispatcher sends a finish before the launch */
+    uint32_t kernels;    /* launches, one after the other (0 means 1) */
     /* dispatcher results */
     size_t refused; /* answers with a status other than ok */
     TxnStatus launch_status;
@@ -101,6 +102,7 @@ static void disp_send_launch(void *subject, void *obj)
     (void)obj;
     if (d->sc->finish_first) {
         CHECK(port_send(d->p, txn_new_declared(d->b.sim, &core_cmd_finish, 0, 0)));
+        d->sc->finish_first = false;
     }
     uint8_t buf[CORE_LAUNCH_BYTES];
     core_launch_encode(&d->sc->launch, buf);
@@ -166,6 +168,12 @@ static void disp_on_recv(Block *b, Port *p)
             sc->finished = true;
             sc->finish_at = now;
             sc->insts = t->insts;
+            if (sc->launch.kernel + 1 < sc->kernels) {
+                /* the next kernel: the same CTAs again */
+                sc->launch.kernel++;
+                sc->nsent = sc->ndone = sc->inflight = 0;
+                disp_send_launch(d, NULL);
+            }
         } else {
             CHECK(!"unexpected message at the dispatcher");
         }
@@ -473,6 +481,48 @@ static void test_w1_load_store_and_finish(void)
     CHECK_EQ_U64(stat(&r, "writes"), 1);
     CHECK_EQ_U64(stat(&r, "xlats"), 2);
     CHECK_EQ_U64(stat(&r, "busy_ps"), 134000);
+    run_free(&r);
+}
+
+/* Two kernels of the W1 CTA (test_w1_load_store_and_finish has kernel 0's times).
+ * Kernel 1 is launched when kernel 0's finish is answered (233000): kernel_begin then,
+ * the CTA arrives at 233000 and runs from cycle 233 with its pages translated (the
+ * table is kept for the run: no xlat): IADDs at 233 and 237, the read at 241000,
+ * answered at 341000, IADD R4 at 342 (R4 ready at 346), the write at 346000 with
+ * kernel 1's values, EXIT at 347; the write's answer at 446000 lets release,
+ * kernel_end and the finish go. */
+static void test_second_kernel_keeps_translations(void)
+{
+    WarpB w = {0};
+    alu(&w, ATS_INT, 1, NONE);
+    alu(&w, ATS_INT, 2, 1);
+    memop(&w, ATS_LDG, 3, 2, 0xffffffffu, 4, 0x1000, 4);
+    alu(&w, ATS_INT, 4, 3);
+    memop(&w, ATS_STG, NONE, 2, 0x1, 4, 0x2000, 4);
+    add_src(&w, 4);
+    alu(&w, ATS_EXIT, NONE, NONE);
+    AtsWarp aw = warp_of(&w);
+    AtsCta cta = {.nwarps = 1, .warps = &aw};
+    Script sc = {.launch = launch_small(), .ctas = &cta, .nctas = 1, .kernels = 2};
+    Run r = run_sm(&sc, NULL);
+    CHECK_EQ_U64(sc.nxlat, 2);
+    CHECK_EQ_U64(sc.nrecs, 10);
+    static const TxnCmd cmd[5] = {TXN_KERNEL_BEGIN, TXN_READ, TXN_WRITE, TXN_RELEASE,
+                                  TXN_KERNEL_END};
+    static const SimTime at[5] = {233000, 241000, 346000, 446000, 446000};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_U64(sc.recs[5 + i].cmd, cmd[i]);
+        CHECK_EQ_U64(sc.recs[5 + i].at, at[i]);
+    }
+    CHECK_EQ_U64(sc.recs[5].hint, 7);
+    CHECK_EQ_U64(sc.recs[7].data[0], core_value(0x2000, 1));
+    CHECK_EQ_U64(sc.cta_at[0], 347000);
+    CHECK_EQ_U64(sc.finish_at, 446000);
+    CHECK_EQ_U64(sc.insts, 6);
+    CHECK_EQ_U64(stat(&r, "kernels"), 2);
+    CHECK_EQ_U64(stat(&r, "ctas"), 2);
+    CHECK_EQ_U64(stat(&r, "warp_insts"), 12);
+    CHECK_EQ_U64(stat(&r, "xlats"), 2);
     run_free(&r);
 }
 
@@ -897,6 +947,7 @@ static void test_bad_params(void)
 int main(void)
 {
     RUN(test_w1_load_store_and_finish);
+    RUN(test_second_kernel_keeps_translations);
     RUN(test_w2_w3_on_the_ports);
     RUN(test_posted_write_not_waited_for);
     RUN(test_gto_and_lrr_request_order);
