@@ -13,8 +13,9 @@
  * (stores write core_value; the data check of loads comes later).
  *
  * Timing: one cycle is the platform clock. The block runs one process, the tick, only
- * at cycles in which something may issue (sm_sched_next_cycle_if, leaving out warps
- * waiting for the memory pipe or a translation, which an event wakes instead): it
+ * at the cycle the scheduler names (sm_sched_next_cycle_if, leaving out warps waiting
+ * for the memory pipe or a translation) or the cycle after an event that may let
+ * something issue (a response, an xlat answer, a CTA, on_free): it
  * first sends what is due on mem, then runs the scheduler's cycle, executes what
  * issued and answers the CTAs that ended. A response or xlat answer arriving in cycle
  * c counts in cycle c (its loads' destinations are ready at c + 1, as sm_sched says).
