@@ -378,7 +378,30 @@ bool sm_sched_take_done(SmSched *s, uint32_t *tag)
     return true;
 }
 
-uint64_t sm_sched_next_cycle(const SmSched *s, uint64_t from)
+/* The earliest cycle >= from at which the warp in slot w could issue. */
+static uint64_t sched_warp_next(const SmSlot *w, uint64_t from)
+{
+    const AtsInst *in = &w->warp->inst[w->pc];
+    if (in->cls == ATS_MEMBAR && w->loads != 0) {
+        return UINT64_MAX;
+    }
+    uint64_t t = w->bar_release > from ? w->bar_release : from;
+    if (in->cls == ATS_MEMBAR && w->fence_ready > t) {
+        t = w->fence_ready;
+    }
+    for (uint8_t k = 0; k < in->nsrc + in->ndst; k++) {
+        uint8_t r = k < in->nsrc ? in->src[k] : in->dst[k - in->nsrc];
+        if (w->ready[r] > t) {
+            t = w->ready[r];
+        }
+    }
+    return t;
+}
+
+uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
+                                bool (*waits)(void *ctx, uint32_t slot,
+                                              const AtsInst *in),
+                                void *ctx)
 {
     uint64_t best = UINT64_MAX;
     for (uint32_t slot = 0; slot < s->cfg.max_warps; slot++) {
@@ -387,22 +410,26 @@ uint64_t sm_sched_next_cycle(const SmSched *s, uint64_t from)
             continue;
         }
         const AtsInst *in = &w->warp->inst[w->pc];
-        if (in->cls == ATS_MEMBAR && w->loads != 0) {
+        if (waits && sched_uses_pipe(in->cls) && waits(ctx, slot, in)) {
             continue;
         }
-        uint64_t t = w->bar_release > from ? w->bar_release : from;
-        if (in->cls == ATS_MEMBAR && w->fence_ready > t) {
-            t = w->fence_ready;
-        }
-        for (uint8_t k = 0; k < in->nsrc + in->ndst; k++) {
-            uint8_t r = k < in->nsrc ? in->src[k] : in->dst[k - in->nsrc];
-            if (w->ready[r] > t) {
-                t = w->ready[r];
-            }
-        }
+        uint64_t t = sched_warp_next(w, from);
         if (t < best) {
             best = t;
+            if (best == from) {
+                break; /* nothing can be earlier */
+            }
         }
     }
     return best;
+}
+
+uint64_t sm_sched_next_cycle(const SmSched *s, uint64_t from)
+{
+    return sm_sched_next_cycle_if(s, from, NULL, NULL);
+}
+
+const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot)
+{
+    return slot < s->cfg.max_warps ? s->slots[slot].warp : NULL;
 }

@@ -126,4 +126,17 @@ bool sm_sched_take_done(SmSched *s, uint32_t *tag);
  * caller skip idle cycles. */
 uint64_t sm_sched_next_cycle(const SmSched *s, uint64_t from);
 
+/* As sm_sched_next_cycle, leaving out every warp whose next instruction uses the
+ * memory pipe (a global or local memory instruction or a fence) and for which
+ * waits(ctx, slot, in) is true: the caller knows the pipe will not take it before
+ * some event of its own (the pipe busy, a translation outstanding), so it waits for
+ * that event rather than for a cycle. */
+uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
+                                bool (*waits)(void *ctx, uint32_t slot,
+                                              const AtsInst *in),
+                                void *ctx);
+
+/* The warp in `slot` (borrowed from its CTA), NULL for a free slot. */
+const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot);
+
 #endif

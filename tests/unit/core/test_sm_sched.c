@@ -477,6 +477,46 @@ static void test_empty_warp(void)
     sm_sched_free(s);
 }
 
+static bool waits_on_slot0(void *ctx, uint32_t slot, const AtsInst *in)
+{
+    (void)in;
+    (*(int *)ctx)++;
+    return slot == 0;
+}
+
+static void test_next_cycle_if_and_warp(void)
+{
+    /* Slot 0: LDG (ready at 0, uses the pipe); slot 1: MUFU R1; IADD R2 <- R1. After
+     * cycle 0 (the LDG refused by the pipe, the MUFU issued) the next cycle is 1 for
+     * the LDG, or 100 for the IADD when the caller says slot 0 waits for an event of
+     * its own. The IADD does not use the pipe, so waits is asked about slot 0 only. */
+    AtsInst a[1] = {inst(ATS_LDG, 3, NONE, NONE)};
+    AtsInst b[2] = {inst(ATS_SFU, 1, NONE, NONE), inst(ATS_INT, 2, 1, NONE)};
+    AtsWarp w[2] = {{.ninst = 1, .inst = a}, {.ninst = 2, .inst = b}};
+    AtsCta cta = {.nwarps = 2, .warps = w};
+    Pipe pipe = {.refuse = 1};
+    SmSchedConfig cfg;
+    SimError err;
+    sm_sched_config_default(&cfg);
+    cfg.mem_accept = pipe_accept;
+    cfg.mem_ctx = &pipe;
+    SmSched *s = sm_sched_new(&cfg, &err);
+    Log log = {0};
+    sm_sched_add_cta(s, 0, &cta);
+    CHECK(sm_sched_warp(s, 0) == &w[0]);
+    CHECK(sm_sched_warp(s, 1) == &w[1]);
+    CHECK(sm_sched_warp(s, 2) == NULL);
+    CHECK(sm_sched_warp(s, 64) == NULL);
+    run(s, 0, 1, &log);
+    CHECK_EQ_U64(log.n, 1);
+    CHECK_EQ_U64(log.is[0].warp, 1);
+    int asked = 0;
+    CHECK_EQ_U64(sm_sched_next_cycle(s, 1), 1);
+    CHECK_EQ_U64(sm_sched_next_cycle_if(s, 1, waits_on_slot0, &asked), 100);
+    CHECK_EQ_U64(asked, 1);
+    sm_sched_free(s);
+}
+
 static void test_next_cycle_and_bad_config(void)
 {
     /* MUFU R1; IADD R2 <- R1: after the MUFU at 0 the next possible issue is 100. */
@@ -521,5 +561,6 @@ int main(void)
     RUN(test_gto_oldest_by_dispatch);
     RUN(test_empty_warp);
     RUN(test_next_cycle_and_bad_config);
+    RUN(test_next_cycle_if_and_warp);
     return harness_report();
 }

@@ -1,0 +1,199 @@
+/* The sm's control side (hw/core/core_msg.h): launch, cta and finish from the
+ * dispatcher, and the answers to its xlat requests, on the ctl port.
+ *
+ * - launch: decodes the CoreLaunch, queues kernel_begin (kernel_hint = its hint) on
+ *   mem and answers at once with ctas = the CTAs the sm holds (sm_occupancy).
+ * - cta: decodes the CTA, keeps it (owned until it ends) and hands it to the
+ *   scheduler under the index of its record; answered when the scheduler reports it
+ *   ended (its warps ended, its loads answered).
+ * - finish: answered once no CTA is resident and every request on mem is answered;
+ *   release then kernel_end are queued on mem first; insts = the warp instructions
+ *   issued since the launch.
+ * - Anything malformed or out of place (a launch inside a kernel, a cta or finish
+ *   outside one, a CTA beyond max_ctas or the free warp slots, a memory instruction
+ *   of width 0 or above 128 bytes) is answered with status generic_error and counted
+ *   in ctl_errors; so is any other arrival on ctl (not answered: no response exists
+ *   for it). */
+#include <string.h>
+
+#include "hw/core/accelsim_read.h"
+#include "hw/core/sm_occupancy.h"
+#include "hw/core/sm_priv.h"
+
+static void sm_answer(Sm *s, const Txn *req, TxnStatus status, uint32_t ctas,
+                      uint64_t insts)
+{
+    Txn *r = txn_new_response(s->base.sim, req);
+    r->status = status;
+    r->ctas = ctas;
+    r->insts = insts;
+    (void)egress_push(&s->ctlq, r, 0);
+}
+
+/* Counts a bad control request and answers it with an error; drops t. */
+static void sm_refuse(Sm *s, Txn *t)
+{
+    (*s->ctl_errors)++;
+    sm_answer(s, t, TXN_STATUS_GENERIC_ERROR, 0, 0);
+    txn_unref(t);
+}
+
+static void sm_ctl_launch(Sm *s, Txn *t)
+{
+    CoreLaunch l;
+    if (s->in_kernel || !core_launch_decode(t->data, t->len, &l, NULL)) {
+        sm_refuse(s, t);
+        return;
+    }
+    s->in_kernel = true;
+    s->launch = l;
+    s->kernel_insts = 0;
+    AtsKernelInfo k = {.shmem = l.shmem, .nregs = l.nregs};
+    memcpy(k.grid, l.grid, sizeof k.grid);
+    memcpy(k.block, l.block, sizeof k.block);
+    SmResources r = {.max_ctas = (uint32_t)s->max_ctas,
+                     .max_warps = (uint32_t)s->max_warps,
+                     .regs = (uint32_t)s->regs,
+                     .shmem = (uint32_t)s->shmem};
+    sm_mem_control(s, TXN_KERNEL_BEGIN, l.hint);
+    sm_answer(s, t, TXN_STATUS_OK, sm_occupancy(&r, &k, NULL), 0);
+    txn_unref(t);
+}
+
+static bool sm_mem_class(AtsClass cls)
+{
+    return cls == ATS_LDG || cls == ATS_STG || cls == ATS_LDL || cls == ATS_STL ||
+           cls == ATS_ATOMG || cls == ATS_RED;
+}
+
+/* Every memory instruction has a width sm_coalesce takes. */
+static bool sm_cta_ok(const AtsCta *c)
+{
+    for (size_t w = 0; w < c->nwarps; w++) {
+        for (size_t i = 0; i < c->warps[w].ninst; i++) {
+            const AtsInst *in = &c->warps[w].inst[i];
+            if (sm_mem_class(in->cls) &&
+                (in->width == 0 || in->width > SM_COALESCE_MAX_WIDTH)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void sm_ctl_cta(Sm *s, Txn *t)
+{
+    uint32_t i = 0;
+    while (i < s->max_ctas && s->ctas[i].used) {
+        i++;
+    }
+    if (!s->in_kernel || i == s->max_ctas) {
+        sm_refuse(s, t);
+        return;
+    }
+    SmCtaRec *c = &s->ctas[i];
+    if (!core_cta_decode(t->data, t->len, &c->cta, NULL)) {
+        sm_refuse(s, t);
+        return;
+    }
+    if (!sm_cta_ok(&c->cta) || !sm_sched_add_cta(s->sched, i, &c->cta)) {
+        ats_cta_free(&c->cta);
+        sm_refuse(s, t);
+        return;
+    }
+    c->used = true;
+    c->req = t;
+    if (s->resident++ == 0) {
+        s->busy_since = sim_now(s->base.sim);
+    }
+    memset(s->xwait, 0, s->max_warps * sizeof *s->xwait);
+    sm_ctl_progress(s);
+    sm_wake(s, 0);
+}
+
+static void sm_ctl_finish(Sm *s, Txn *t)
+{
+    if (!s->in_kernel || s->finish_req) {
+        sm_refuse(s, t);
+        return;
+    }
+    s->finish_req = t;
+    sm_ctl_progress(s);
+}
+
+void sm_ctl_progress(Sm *s)
+{
+    SimTime now = sim_now(s->base.sim);
+    uint32_t tag;
+    while (sm_sched_take_done(s->sched, &tag)) {
+        SmCtaRec *c = &s->ctas[tag];
+        sm_answer(s, c->req, TXN_STATUS_OK, 0, 0);
+        txn_unref(c->req);
+        ats_cta_free(&c->cta);
+        *c = (SmCtaRec){0};
+        (*s->ctas_done)++;
+        if (--s->resident == 0) {
+            *s->busy_ps += now - s->busy_since;
+        }
+    }
+    if (s->finish_req && s->resident == 0 && idmap_count(&s->reqs) == 0) {
+        sm_mem_control(s, TXN_RELEASE, 0);
+        sm_mem_control(s, TXN_KERNEL_END, 0);
+        sm_answer(s, s->finish_req, TXN_STATUS_OK, 0, s->kernel_insts);
+        txn_unref(s->finish_req);
+        s->finish_req = NULL;
+        s->in_kernel = false;
+        (*s->kernels)++;
+    }
+}
+
+static bool sm_is_xlat_answer(const Txn *t)
+{
+    return t->cmd == TXN_RESP && t->req_cmd == TXN_DECLARED &&
+           t->declared == &core_cmd_xlat;
+}
+
+void sm_ctl_recv(Sm *s)
+{
+    Txn *t;
+    while ((t = port_take(s->ctl)) != NULL) {
+        if (txn_is(t, &core_cmd_launch)) {
+            sm_ctl_launch(s, t);
+        } else if (txn_is(t, &core_cmd_cta)) {
+            sm_ctl_cta(s, t);
+        } else if (txn_is(t, &core_cmd_finish)) {
+            sm_ctl_finish(s, t);
+        } else if (sm_is_xlat_answer(t)) {
+            if (t->status != TXN_STATUS_OK) {
+                (*s->status_errors)++;
+            }
+            if (sm_mem_translated(s, t->id, t->paddr)) {
+                sm_wake(s, 0);
+            } else {
+                (*s->resp_unmatched)++;
+            }
+            txn_unref(t);
+        } else {
+            (*s->ctl_errors)++;
+            txn_unref(t);
+        }
+    }
+}
+
+void sm_ctl_clear(Sm *s)
+{
+    for (uint64_t i = 0; i < s->max_ctas; i++) {
+        SmCtaRec *c = &s->ctas[i];
+        if (c->used) {
+            txn_unref(c->req);
+            ats_cta_free(&c->cta);
+            *c = (SmCtaRec){0};
+        }
+    }
+    if (s->finish_req) {
+        txn_unref(s->finish_req);
+        s->finish_req = NULL;
+    }
+    s->resident = 0;
+    s->in_kernel = false;
+}

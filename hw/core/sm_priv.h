@@ -1,0 +1,128 @@
+/* The state of the sm block (hw/core/sm.c), shared by its files: sm.c (type,
+ * parameters, stats, the cycle process), sm_mem.c (translation table, memory pipe,
+ * requests and responses on mem) and sm_ctl.c (launch, cta, finish and the xlat
+ * answers on ctl). Not a public interface: other blocks reach an sm only through its
+ * ports. */
+#ifndef MGTLM_HW_CORE_SM_PRIV_H
+#define MGTLM_HW_CORE_SM_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/core/core_msg.h"
+#include "hw/core/sm_coalesce.h"
+#include "hw/core/sm_sched.h"
+#include "kernel/block.h"
+#include "kernel/egress.h"
+#include "kernel/event.h"
+#include "kernel/idmap.h"
+
+/* Latency parameters, in the order of the lat_* keys. */
+enum {
+    SM_LAT_INT,
+    SM_LAT_FP32,
+    SM_LAT_FP64,
+    SM_LAT_SFU,
+    SM_LAT_TENSOR,
+    SM_LAT_CONTROL,
+    SM_LAT_SHARED,
+    SM_LAT_CONST,
+    SM_LAT_COUNT
+};
+
+/* A translation-table value while the page's xlat is outstanding (a translated
+ * page's value is its physical address, a multiple of the page size >= 128). */
+#define SM_XLAT_PENDING 1u
+
+/* One memory instruction with transactions outstanding. */
+typedef struct SmMemRec {
+    uint32_t slot;  /* warp slot (sm_sched) */
+    size_t inst;    /* instruction index in the warp */
+    uint32_t left;  /* transactions not answered yet */
+    SimTime issued; /* issue time (read latency) */
+    bool load;      /* report the last answer with sm_sched_load_done */
+} SmMemRec;
+
+/* A resident CTA: its instructions (owned) and the cta request to answer (owned
+ * reference). */
+typedef struct SmCtaRec {
+    bool used;
+    AtsCta cta;
+    Txn *req;
+} SmCtaRec;
+
+typedef struct Sm {
+    Block base;
+    /* parameters */
+    uint64_t schedulers;
+    int policy;
+    uint64_t max_warps, max_ctas, regs, shmem;
+    uint64_t lat[SM_LAT_COUNT];
+    uint64_t line;
+    bool wavefront, posted;
+    uint64_t page;
+    unsigned page_shift; /* log2(page) */
+    /* ports and queues */
+    Port *mem, *ctl;
+    Egress memq;      /* requests and controls on mem, external wake (the tick) */
+    Egress ctlq;      /* xlat requests and answers on ctl */
+    bool mem_blocked; /* mem refused memq's head: wait for on_free */
+    SimEvent tick;
+    /* issue */
+    SmSched *sched;
+    SmIssue *issued; /* room for `schedulers` entries */
+    bool ran;        /* a cycle has run: last_cycle is valid */
+    uint64_t last_cycle;
+    bool pipe_taken;       /* the memory pipe took an instruction this cycle */
+    uint64_t pipe_next;    /* first cycle a new transaction may leave */
+    const AtsInst **xwait; /* per slot: the instruction refused for translations */
+    SmLineReq lines[SM_COALESCE_MAX_REQS];
+    /* translation: key (page number << 1 | space) -> paddr or SM_XLAT_PENDING */
+    IdMap pages;
+    IdMap xlat_ids; /* xlat request id -> key */
+    /* memory requests: id -> index in recs */
+    IdMap reqs;
+    SmMemRec *recs;
+    uint32_t *rec_free;
+    uint32_t nrecs, recs_cap, nfree_recs;
+    /* CTAs and kernels */
+    SmCtaRec *ctas; /* max_ctas records; a CTA's tag is its index */
+    uint32_t resident;
+    SimTime busy_since;
+    bool in_kernel;
+    CoreLaunch launch;
+    uint64_t kernel_insts;
+    Txn *finish_req; /* owned reference while the finish waits */
+    /* stats */
+    uint64_t *warp_insts, *ctas_done, *kernels, *line_reqs, *reads, *writes, *atomics;
+    uint64_t *xlats, *busy_ps, *atomic_width;
+    uint64_t *status_errors, *resp_unmatched, *ctl_errors;
+    StatHist *read_latency;
+} Sm;
+
+/* sm.c: runs the cycle process at `cycle` or the first cycle after it that can
+ * still run (never one that ran, never one in the past). */
+void sm_wake(Sm *s, uint64_t cycle);
+/* The cycle that contains `now` (floor). */
+uint64_t sm_cycle_of(const Sm *s, SimTime now);
+
+/* sm_mem.c */
+bool sm_mem_accept(void *ctx, uint32_t slot, const AtsInst *in);
+/* Sends what an issued memory instruction (load, posted, fence) makes. */
+void sm_mem_issue(Sm *s, const SmIssue *is, uint64_t cycle);
+/* Queues a control transaction (release, kernel_begin, kernel_end) on mem now. */
+void sm_mem_control(Sm *s, TxnCmd cmd, uint32_t hint);
+/* Sends what is due in memq; records whether mem refused. */
+void sm_mem_pump(Sm *s);
+void sm_mem_recv(Sm *s);
+/* Stores an xlat answer: page key -> paddr; false if id names no xlat. */
+bool sm_mem_translated(Sm *s, uint64_t id, uint64_t paddr);
+void sm_mem_clear(Sm *s);
+
+/* sm_ctl.c */
+void sm_ctl_recv(Sm *s);
+/* Answers the CTAs the scheduler reports ended and a finish that can be answered. */
+void sm_ctl_progress(Sm *s);
+void sm_ctl_clear(Sm *s);
+
+#endif

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Trace-driven runs end to end (issue 14; docs/cores.md).
+
+1. The public recording traces/public/vectoradd on gpu4-baseline: the warp
+   instructions the host counts and the line requests the SMs send equal what the
+   independent tools/ref/accelsim_count.py computes from the files (and the
+   recording's own stats.csv), and with no cache on the path every request reaches a
+   memory exactly once (memory reads + writes = line requests).
+2. Every shipped platform runs two tracegen traces (a producer/consumer pair of
+   kernels sharing data, and SpMV): exit 0, no model error (the sm's data check
+   included), every kernel and CTA ended, warp instructions as the reference counts.
+3. The same run twice gives byte-identical stats apart from the `host` object.
+
+usage: test_trace_runs.py MGTLM SOURCE_ROOT
+"""
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL: " + what)
+
+
+def ref_counts(root, folder):
+    out = subprocess.run([sys.executable, os.path.join(root, "tools", "ref",
+                                                       "accelsim_count.py"), folder],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    ks = json.loads(out)["kernels"]
+    return {
+        "kernels": len(ks),
+        "ctas": sum(k["ctas"] for k in ks),
+        "warp_insts": sum(k["warp_instructions"] for k in ks),
+        "line_reqs": sum(k["global_line_requests"] + k["local_line_requests"]
+                         for k in ks),
+    }
+
+
+def run(mgtlm, platform, folder, stats, *extra):
+    proc = subprocess.run([mgtlm, "run", platform, "--quiet", "--trace", folder,
+                           "--stats", stats] + list(extra), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0 or not os.path.exists(stats):
+        return None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
+    with open(stats) as f:
+        return json.load(f), ""
+
+
+def total(s, part, name):
+    return sum(v for k, v in s.items() if part in k and k.endswith("." + name))
+
+
+def public(mgtlm, root, tmp):
+    folder = os.path.join(root, "traces", "public", "vectoradd")
+    ref = ref_counts(root, folder)
+    with open(os.path.join(folder, "stats.csv")) as f:
+        rows = [r for r in csv.reader(f) if r and r[0].strip().startswith("kernel-")]
+    recorded = sum(int(r[-2]) for r in rows)
+    check(ref["warp_insts"] == recorded,
+          "reference %d warp instructions, stats.csv %d" % (ref["warp_insts"], recorded))
+    doc, why = run(mgtlm, os.path.join(root, "platforms", "gpu4-baseline.json"), folder,
+                   os.path.join(tmp, "pub.json"))
+    check(doc is not None, "public recording on gpu4-baseline: " + why)
+    if doc is None:
+        return
+    s = doc["stats"]
+    check(s["host.warp_insts"] == ref["warp_insts"],
+          "public: host.warp_insts %d, reference %d" % (s["host.warp_insts"],
+                                                        ref["warp_insts"]))
+    sm_reqs = total(s, ".sm[", "line_reqs")
+    check(sm_reqs == ref["line_reqs"],
+          "public: sm line_reqs %d, reference %d" % (sm_reqs, ref["line_reqs"]))
+    mem = total(s, ".mem.", "reads") + total(s, ".mem.", "writes")
+    check(mem == ref["line_reqs"],
+          "public: memory reads + writes %d, reference %d" % (mem, ref["line_reqs"]))
+    print("public vectoradd: %d warp instructions, %d line requests, %.3f us" % (
+        s["host.warp_insts"], sm_reqs, s["host.exec_ps"] / 1e6))
+
+
+def platforms(mgtlm, root, tmp):
+    traces = {}
+    for name, args in (("prodcons", ["--n", "8192"]), ("spmv", ["--n", "2048"])):
+        folder = os.path.join(tmp, name)
+        subprocess.run([os.path.join(root, "tools", "tracegen"), name, "-o", folder]
+                       + args, check=True, stdout=subprocess.DEVNULL)
+        traces[name] = (folder, ref_counts(root, folder))
+    for plat in sorted(glob.glob(os.path.join(root, "platforms", "*.json"))):
+        for name, (folder, ref) in traces.items():
+            what = "%s on %s" % (name, os.path.basename(plat))
+            doc, why = run(mgtlm, plat, folder, os.path.join(tmp, "p.json"))
+            check(doc is not None, what + ": " + why)
+            if doc is None:
+                continue
+            s = doc["stats"]
+            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            check(not bad, "%s: model errors %s" % (what, bad))
+            check(s["host.kernels_done"] == ref["kernels"],
+                  "%s: %d of %d kernels" % (what, s["host.kernels_done"], ref["kernels"]))
+            check(s["host.ctas_done"] == ref["ctas"],
+                  "%s: %d of %d CTAs" % (what, s["host.ctas_done"], ref["ctas"]))
+            check(s["host.warp_insts"] == ref["warp_insts"],
+                  "%s: %d warp instructions, reference %d" % (
+                      what, s["host.warp_insts"], ref["warp_insts"]))
+            check(s["host.exec_ps"] > 0, what + ": no execution time")
+    return traces
+
+
+def determinism(mgtlm, root, tmp, traces):
+    folder = traces["spmv"][0]
+    plat = os.path.join(root, "platforms", "gpu4-dualopt.json")
+    docs = []
+    for i in range(2):
+        doc, why = run(mgtlm, plat, folder, os.path.join(tmp, "d%d.json" % i))
+        check(doc is not None, "determinism: " + why)
+        if doc is None:
+            return
+        doc.pop("host", None)
+        docs.append(json.dumps(doc, sort_keys=True))
+    check(docs[0] == docs[1], "determinism: two runs of spmv on gpu4-dualopt differ")
+
+
+def main():
+    mgtlm, root = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        public(mgtlm, root, tmp)
+        traces = platforms(mgtlm, root, tmp)
+        determinism(mgtlm, root, tmp, traces)
+    print("%d failed checks" % len(FAILS))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
