@@ -10,7 +10,7 @@
  * answer), and statistics. Not modelled: instruction fetch and caches, register-bank
  * conflicts, the shared-memory and constant caches (fixed latencies), operand
  * collectors, a TLB (the translation table has no capacity limit), and data values
- * (stores write core_value; the data check of loads comes later).
+ * (stores write core_value; sm_check.c checks what loads return against the trace).
  *
  * Timing: one cycle is the platform clock. The block runs one process, the tick, only
  * at the cycle the scheduler names (sm_sched_next_cycle_if, leaving out warps waiting
@@ -37,6 +37,7 @@
 #include <stdlib.h>
 
 #include "hw/core/sm_priv.h"
+#include "hw/lib/fill.h"
 #include "kernel/xalloc.h"
 
 static const char *const sm_policies[] = {"gto", "lrr", NULL};
@@ -46,6 +47,8 @@ static const char *const sm_policies[] = {"gto", "lrr", NULL};
         .key = (key_), .offset = offsetof(Sm, lat) + (idx_) * sizeof(uint64_t),          \
         .type = PT_U64, .def = (def_), .min = 1, .max = 65536, .doc = (doc_)             \
     }
+
+static const char *const sm_fill_choices[] = FILL_CHOICES;
 
 static const ParamDef sm_params[] = {
     {.key = "schedulers",
@@ -121,6 +124,17 @@ static const ParamDef sm_params[] = {
      .min = 128,
      .max = (uint64_t)1 << 30,
      .doc = "translation page bytes, a power of two (as the host's page)"},
+    {.key = "check",
+     .offset = offsetof(Sm, check),
+     .type = PT_BOOL,
+     .def = "true",
+     .doc = "check every read response against the trace (a trace-driven run only)"},
+    {.key = "fill",
+     .offset = offsetof(Sm, fill),
+     .type = PT_ENUM,
+     .def = "hash",
+     .choices = sm_fill_choices,
+     .doc = "initial memory content the check expects (the memories' fill)"},
 };
 
 static const PortDef sm_ports[] = {
@@ -248,7 +262,7 @@ static bool sm_realize(Block *b, SimError *err)
     egress_init(&s->memq, b, s->mem, &(EgressOpts){.external_wake = true});
     egress_init(&s->ctlq, b, s->ctl, NULL);
     sim_event_init(&s->tick, b->sim, SIM_PRIO_DEFAULT, sm_tick, s, NULL);
-    return true;
+    return sm_check_start(s, err);
 }
 
 static void sm_reset(Block *b)
@@ -257,6 +271,7 @@ static void sm_reset(Block *b)
     sim_event_cancel(&s->tick);
     sm_ctl_clear(s);
     sm_mem_clear(s);
+    sm_check_clear(s);
     SmSchedConfig cfg;
     sm_sched_setup(s, &cfg);
     sm_sched_free(s->sched);
@@ -304,6 +319,7 @@ static void sm_finalize(Block *b)
         sm_ctl_clear(s);
     }
     sm_mem_clear(s);
+    sm_check_stop(s);
     egress_destroy(&s->memq);
     egress_destroy(&s->ctlq);
     sm_sched_free(s->sched);
@@ -345,6 +361,10 @@ static const StatDef sm_stat_defs[] = {
          .is_error = true),
     STAT(Sm, ctl_errors, "ctl_errors", STAT_COUNTER, "",
          "model error: malformed or unexpected control messages", .is_error = true),
+    STAT(Sm, data_errors, "data_errors", STAT_COUNTER, "",
+         "model error: bytes of read responses the trace does not allow (docs/cores.md"
+         " \"Data check\")",
+         .is_error = true),
 };
 
 const BlockType sm_type = {

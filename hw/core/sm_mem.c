@@ -157,6 +157,7 @@ static void sm_send(Sm *s, Txn *t, uint32_t ri, uint64_t cycle)
         s->recs[ri].left++;
     }
     (*(t->cmd == TXN_READ ? s->reads : t->cmd == TXN_WRITE ? s->writes : s->atomics))++;
+    sm_check_sent(s, t);
     uint64_t due = s->pipe_next > cycle ? s->pipe_next : cycle;
     s->pipe_next = due + 1;
     egress_add(&s->memq, t, (SimTime)due * s->base.plat->clock);
@@ -322,6 +323,7 @@ void sm_mem_recv(Sm *s)
         if (t->status != TXN_STATUS_OK) {
             (*s->status_errors)++;
         }
+        sm_check_resp(s, t);
         SmMemRec *r = &s->recs[ri];
         if (t->req_cmd == TXN_READ) {
             stat_hist_add(s->read_latency, now - r->issued);
@@ -342,6 +344,7 @@ bool sm_mem_translated(Sm *s, uint64_t id, uint64_t paddr)
     }
     (void)idmap_remove(&s->pages, key, NULL);
     idmap_insert(&s->pages, key, paddr);
+    sm_check_translated(s, key, paddr);
     memset(s->xwait, 0, s->max_warps * sizeof *s->xwait);
     return true;
 }

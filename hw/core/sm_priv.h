@@ -12,6 +12,7 @@
 #include "hw/core/core_msg.h"
 #include "hw/core/sm_coalesce.h"
 #include "hw/core/sm_sched.h"
+#include "hw/core/trace_scan.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -62,6 +63,8 @@ typedef struct Sm {
     bool wavefront, posted;
     uint64_t page;
     unsigned page_shift; /* log2(page) */
+    bool check;          /* the data check (sm_check.c) */
+    int fill;            /* FillKind of the memories */
     /* ports and queues */
     Port *mem, *ctl;
     Egress memq;      /* requests and controls on mem, external wake (the tick) */
@@ -93,10 +96,15 @@ typedef struct Sm {
     CoreLaunch launch;
     uint64_t kernel_insts;
     Txn *finish_req; /* owned reference while the finish waits */
+    /* data check (sm_check.c): the scan (borrowed until sm_check_stop, NULL = off),
+     * physical page -> virtual page, read id -> the read (owned reference) */
+    const TraceScan *scan;
+    IdMap rpages;
+    IdMap checks;
     /* stats */
     uint64_t *warp_insts, *ctas_done, *kernels, *line_reqs, *reads, *writes, *atomics;
     uint64_t *xlats, *busy_ps, *atomic_width;
-    uint64_t *status_errors, *resp_unmatched, *ctl_errors;
+    uint64_t *status_errors, *resp_unmatched, *ctl_errors, *data_errors;
     StatHist *read_latency;
 } Sm;
 
@@ -118,6 +126,19 @@ void sm_mem_recv(Sm *s);
 /* Stores an xlat answer: page key -> paddr; false if id names no xlat. */
 bool sm_mem_translated(Sm *s, uint64_t id, uint64_t paddr);
 void sm_mem_clear(Sm *s);
+
+/* sm_check.c */
+/* Takes the trace's scan when the check is on (false: err says why). */
+bool sm_check_start(Sm *s, SimError *err);
+/* Records the xlat answer paddr of page key (sm_mem.c's key) for the check. */
+void sm_check_translated(Sm *s, uint64_t key, uint64_t paddr);
+/* Keeps a read the sm is about to send until its response. */
+void sm_check_sent(Sm *s, Txn *t);
+/* Checks the bytes of a response to a kept read. */
+void sm_check_resp(Sm *s, const Txn *resp);
+/* Drops the kept reads and translations (reset); stop also gives the scan back. */
+void sm_check_clear(Sm *s);
+void sm_check_stop(Sm *s);
 
 /* sm_ctl.c */
 void sm_ctl_recv(Sm *s);

@@ -9,7 +9,9 @@
 2. Every shipped platform runs two tracegen traces (a producer/consumer pair of
    kernels sharing data, and SpMV): exit 0, no model error (the sm's data check
    included), every kernel and CTA ended, warp instructions as the reference counts.
-3. The same run twice gives byte-identical stats apart from the `host` object.
+3. The check can fail: SMs told to expect zero-filled memory (the memories hold the
+   hash fill) count data errors, and the run fails.
+4. The same run twice gives byte-identical stats apart from the `host` object.
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -44,11 +46,11 @@ def ref_counts(root, folder):
     }
 
 
-def run(mgtlm, platform, folder, stats, *extra):
+def run(mgtlm, platform, folder, stats, *extra, want=0):
     proc = subprocess.run([mgtlm, "run", platform, "--quiet", "--trace", folder,
                            "--stats", stats] + list(extra), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0 or not os.path.exists(stats):
+    if proc.returncode != want or not os.path.exists(stats):
         return None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
     with open(stats) as f:
         return json.load(f), ""
@@ -113,6 +115,17 @@ def platforms(mgtlm, root, tmp):
     return traces
 
 
+def wrong_fill(mgtlm, root, tmp, traces):
+    doc, why = run(mgtlm, os.path.join(root, "platforms", "gpu4-baseline.json"),
+                   traces["spmv"][0], os.path.join(tmp, "w.json"), "--set",
+                   "gpu*.sm[*].fill=zero", want=1)
+    check(doc is not None, "wrong fill: " + why)
+    if doc is not None:
+        errors = total(doc["stats"], ".sm[", "data_errors")
+        check(errors > 0, "wrong fill: no data error")
+        print("wrong fill: %d data errors" % errors)
+
+
 def determinism(mgtlm, root, tmp, traces):
     folder = traces["spmv"][0]
     plat = os.path.join(root, "platforms", "gpu4-dualopt.json")
@@ -132,6 +145,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         public(mgtlm, root, tmp)
         traces = platforms(mgtlm, root, tmp)
+        wrong_fill(mgtlm, root, tmp, traces)
         determinism(mgtlm, root, tmp, traces)
     print("%d failed checks" % len(FAILS))
     return 1 if FAILS else 0

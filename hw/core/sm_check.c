@@ -1,0 +1,100 @@
+/* The sm's data check (docs/cores.md "Data check"): every read the sm sends is kept
+ * (one reference) until its response, whose bytes core_check_read compares with
+ * what the trace allows a read of that kernel to return; wrong bytes count in
+ * data_errors (a model error), as does a response without the read's bytes.
+ *
+ * Decisions:
+ * - On only when the run has a trace (the scan, trace_scan.h, comes from it) and the
+ *   parameter `check` is true; an sm driven without a trace (unit tests, testbenches)
+ *   checks nothing.
+ * - The response's bytes are in the request's order: one run from addr for a piece,
+ *   the threads' bytes in thread order for a wavefront. Every run lies in one page
+ *   (pieces stay inside a 128 B line, a wavefront's threads are cut at pages), so its
+ *   virtual address is the page's (a reverse translation table, physical page ->
+ *   virtual page, filled with every xlat answer) plus the offset in the page. */
+#include "hw/core/core_check.h"
+#include "hw/core/sm_priv.h"
+
+bool sm_check_start(Sm *s, SimError *err)
+{
+    const char *trace = s->base.plat ? s->base.plat->trace : NULL;
+    if (!s->check || !trace || !*trace) {
+        return true;
+    }
+    s->scan = trace_scan_get(trace, err);
+    return s->scan != NULL;
+}
+
+void sm_check_translated(Sm *s, uint64_t key, uint64_t paddr)
+{
+    if (s->scan) {
+        (void)idmap_remove(&s->rpages, paddr >> s->page_shift, NULL);
+        idmap_insert(&s->rpages, paddr >> s->page_shift, key >> 1 << s->page_shift);
+    }
+}
+
+void sm_check_sent(Sm *s, Txn *t)
+{
+    if (s->scan && t->cmd == TXN_READ) {
+        txn_ref(t);
+        idmap_insert(&s->checks, t->id, (uint64_t)(uintptr_t)t);
+    }
+}
+
+/* Wrong bytes of the run of len bytes at physical address paddr, data[0..len). */
+static uint32_t sm_check_run(Sm *s, uint64_t paddr, const uint8_t *data,
+                             const uint8_t *be, uint32_t len)
+{
+    uint64_t vpage;
+    if (!idmap_get(&s->rpages, paddr >> s->page_shift, &vpage)) {
+        return len;
+    }
+    uint64_t vaddr = vpage + (paddr & (s->page - 1));
+    return core_check_read(s->scan, s->launch.kernel, vaddr, paddr, data, len, be,
+                           (FillKind)s->fill);
+}
+
+void sm_check_resp(Sm *s, const Txn *resp)
+{
+    uint64_t v;
+    if (!s->scan || !idmap_remove(&s->checks, resp->id, &v)) {
+        return;
+    }
+    Txn *req = (Txn *)(uintptr_t)v;
+    uint32_t wrong = 0;
+    if (!resp->data || resp->len != req->len) {
+        wrong = req->len;
+    } else if (req->nthreads == 0) {
+        wrong = sm_check_run(s, req->addr, resp->data, resp->be, req->len);
+    } else {
+        uint32_t off = 0;
+        for (uint32_t i = 0; i < req->nthreads; i++) {
+            const TxnThread *th = &req->threads[i];
+            wrong += sm_check_run(s, th->addr, resp->data + off,
+                                  resp->be ? resp->be + off : NULL, th->size);
+            off += th->size;
+        }
+    }
+    *s->data_errors += wrong;
+    txn_unref(req);
+}
+
+void sm_check_clear(Sm *s)
+{
+    size_t pos = 0;
+    uint64_t id, v;
+    while (idmap_next(&s->checks, &pos, &id, &v)) {
+        txn_unref((Txn *)(uintptr_t)v);
+    }
+    idmap_destroy(&s->checks);
+    idmap_destroy(&s->rpages);
+}
+
+void sm_check_stop(Sm *s)
+{
+    sm_check_clear(s);
+    if (s->scan) {
+        trace_scan_put(s->scan);
+        s->scan = NULL;
+    }
+}
