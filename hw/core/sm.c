@@ -361,6 +361,8 @@ static const StatDef sm_stat_defs[] = {
          .is_error = true),
     STAT(Sm, ctl_errors, "ctl_errors", STAT_COUNTER, "",
          "model error: malformed or unexpected control messages", .is_error = true),
+    STAT(Sm, flush_reads, "flush_reads", STAT_COUNTER, "",
+         "reads sent at a finish behind posted writes (sm_ctl.c)"),
     STAT(Sm, data_errors, "data_errors", STAT_COUNTER, "",
          "model error: bytes of read responses the trace does not allow (docs/cores.md"
          " \"Data check\")",

@@ -8,7 +8,14 @@
  *   ended (its warps ended, its loads answered).
  * - finish: answered once no CTA is resident and every request on mem is answered;
  *   release then kernel_end are queued on mem first; insts = the warp instructions
- *   issued since the launch.
+ *   issued since the launch. Posted writes (param `posted`) have no answer, so a
+ *   kernel could end while they are still on their way (held in FinePack's queue, on
+ *   a link) and the next kernel read what they overwrite: behind kernel_end (which
+ *   flushes FinePack's queue) the sm sends one flush read of a byte per GPU it posted
+ *   to in the kernel, at the last address it posted there, and answers finish when
+ *   they return. A read does not pass a posted write on its path (PCIe's ordering
+ *   rule, kept by every block on the write path: each is in order), so its answer
+ *   means the writes before it have landed.
  * - Anything malformed or out of place (a launch inside a kernel, a cta or finish
  *   outside one, a CTA beyond max_ctas or the free warp slots, a memory instruction
  *   of width 0 or above 128 bytes) is answered with status generic_error and counted
@@ -137,8 +144,21 @@ void sm_ctl_progress(Sm *s)
         }
     }
     if (s->finish_req && s->resident == 0 && idmap_count(&s->reqs) == 0) {
-        sm_mem_control(s, TXN_RELEASE, 0);
-        sm_mem_control(s, TXN_KERNEL_END, 0);
+        if (!s->flushed) {
+            s->flushed = true;
+            sm_mem_control(s, TXN_RELEASE, 0);
+            sm_mem_control(s, TXN_KERNEL_END, 0);
+            for (uint32_t g = 0; g < 64; g++) {
+                if (s->posted_gpus >> g & 1) {
+                    sm_mem_flush_read(s, s->posted_last[g]);
+                }
+            }
+            s->posted_gpus = 0;
+            if (idmap_count(&s->reqs) > 0) {
+                return;
+            }
+        }
+        s->flushed = false;
         sm_answer(s, s->finish_req, TXN_STATUS_OK, 0, s->kernel_insts);
         txn_unref(s->finish_req);
         s->finish_req = NULL;
@@ -194,6 +214,8 @@ void sm_ctl_clear(Sm *s)
         txn_unref(s->finish_req);
         s->finish_req = NULL;
     }
+    s->posted_gpus = 0;
+    s->flushed = false;
     s->resident = 0;
     s->in_kernel = false;
 }

@@ -157,6 +157,10 @@ static void sm_send(Sm *s, Txn *t, uint32_t ri, uint64_t cycle)
         s->recs[ri].left++;
     }
     (*(t->cmd == TXN_READ ? s->reads : t->cmd == TXN_WRITE ? s->writes : s->atomics))++;
+    if (t->posted && t->dst >= 0 && t->dst < 64) {
+        s->posted_gpus |= 1ull << t->dst;
+        s->posted_last[t->dst] = t->addr;
+    }
     sm_check_sent(s, t);
     uint64_t due = s->pipe_next > cycle ? s->pipe_next : cycle;
     s->pipe_next = due + 1;
@@ -290,6 +294,19 @@ void sm_mem_issue(Sm *s, const SmIssue *is, uint64_t cycle)
     if (s->recs[ri].left == 0) {
         sm_rec_done(s, ri, cycle);
     }
+}
+
+void sm_mem_flush_read(Sm *s, uint64_t paddr)
+{
+    uint32_t ri = sm_rec_new(s);
+    s->recs[ri] = (SmMemRec){.issued = sim_now(s->base.sim)};
+    Block *b = &s->base;
+    Txn *t = txn_new(b->sim, TXN_READ, paddr, 1);
+    t->src = (int16_t)(b->gpu >= 0 ? b->gpu : 0);
+    t->dst = (int16_t)block_home(b, paddr);
+    t->unit = (int16_t)(b->index >= 0 ? b->index : 0);
+    sm_send(s, t, ri, sm_cycle_of(s, sim_now(b->sim)));
+    (*s->flush_reads)++;
 }
 
 void sm_mem_control(Sm *s, TxnCmd cmd, uint32_t hint)

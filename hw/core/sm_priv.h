@@ -96,6 +96,12 @@ typedef struct Sm {
     CoreLaunch launch;
     uint64_t kernel_insts;
     Txn *finish_req; /* owned reference while the finish waits */
+    /* posted writes of the kernel: bit g = some went to GPU g (GPUs < 64, as the
+     * platform's), the last one's address per GPU; flushed: the flush reads of the
+     * finish are out (sm_ctl.c) */
+    uint64_t posted_gpus;
+    uint64_t posted_last[64];
+    bool flushed;
     /* data check (sm_check.c): the scan (borrowed until sm_check_stop, NULL = off),
      * physical page -> virtual page, read id -> the read (owned reference) */
     const TraceScan *scan;
@@ -103,7 +109,7 @@ typedef struct Sm {
     IdMap checks;
     /* stats */
     uint64_t *warp_insts, *ctas_done, *kernels, *line_reqs, *reads, *writes, *atomics;
-    uint64_t *xlats, *busy_ps, *atomic_width;
+    uint64_t *xlats, *busy_ps, *atomic_width, *flush_reads;
     uint64_t *status_errors, *resp_unmatched, *ctl_errors, *data_errors;
     StatHist *read_latency;
 } Sm;
@@ -120,6 +126,8 @@ bool sm_mem_accept(void *ctx, uint32_t slot, const AtsInst *in);
 void sm_mem_issue(Sm *s, const SmIssue *is, uint64_t cycle);
 /* Queues a control transaction (release, kernel_begin, kernel_end) on mem now. */
 void sm_mem_control(Sm *s, TxnCmd cmd, uint32_t hint);
+/* Sends a one-byte read of paddr (a finish's flush read); it holds no warp. */
+void sm_mem_flush_read(Sm *s, uint64_t paddr);
 /* Sends what is due in memq; records whether mem refused. */
 void sm_mem_pump(Sm *s);
 void sm_mem_recv(Sm *s);
