@@ -307,6 +307,7 @@ void sm_mem_flush_read(Sm *s, uint64_t paddr)
     t->unit = (int16_t)(b->index >= 0 ? b->index : 0);
     sm_send(s, t, ri, sm_cycle_of(s, sim_now(b->sim)));
     (*s->flush_reads)++;
+    sm_wake(s, 0);
 }
 
 void sm_mem_control(Sm *s, TxnCmd cmd, uint32_t hint)
