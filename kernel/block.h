@@ -82,6 +82,8 @@ typedef struct PlatformInfo {
     /* The declared commands stimulus may name (registry_cmds of the platform's
      * registry, NULL-terminated; borrowed; NULL = none), set by platform_build. */
     const TxnCmdDecl *const *cmds;
+    /* The trace folder of a trace-driven run, NULL otherwise; borrowed. */
+    const char *trace;
 } PlatformInfo;
 
 typedef struct Block Block;
