@@ -27,6 +27,8 @@
  *   the port's GPU) counts in xlat_errors and is answered with status address_error,
  *   so the asking SM is not left waiting; anything else that is not an expected answer
  *   to a launch counts in ctl_errors and is dropped.
+ * - A run that ends idle with a kernel not ended (a GPU never answered its launch)
+ *   counts the kernels left in unfinished_errors; a run cut by --until does not.
  * - Per-kernel statistics (k<k>.start_ps, .end_ps, .cycles = (end - start) / clock,
  *   .warp_insts, .ipc = warp_insts / cycles) are registered at realize, one set per
  *   launch of kernelslist.g; per GPU, <port>_end_ps is the time of its last answer and
@@ -68,7 +70,7 @@ typedef struct Host {
     SimTime start;
     HostKernelStats *kst; /* per kernel (owned) */
     uint64_t *exec_ps, *kernels, *kernels_done, *ctas, *ctas_done, *warp_insts;
-    uint64_t *xlats, *pages, *oom_errors, *xlat_errors, *ctl_errors;
+    uint64_t *xlats, *pages, *oom_errors, *xlat_errors, *ctl_errors, *unfinished;
     uint64_t **end_ps, **busy_ps;
 } Host;
 
@@ -281,6 +283,14 @@ static bool host_realize(Block *b, SimError *err)
     return true;
 }
 
+/* Kernels that never ended in a run that ended idle: some block never answered
+ * (a run cut by --until is not counted). */
+static void host_stats(Block *b)
+{
+    Host *h = (Host *)b;
+    *h->unfinished = sim_events_pending(b->sim) == 0 ? h->ks.nkernels - h->next : 0;
+}
+
 static void host_reset(Block *b)
 {
     Host *h = (Host *)b;
@@ -345,6 +355,9 @@ static const StatDef host_stat_defs[] = {
          "malformed xlat requests (answered address_error)", .is_error = true),
     STAT(Host, ctl_errors, "ctl_errors", STAT_COUNTER, "",
          "unexpected control messages (dropped)", .is_error = true),
+    STAT(Host, unfinished, "unfinished_errors", STAT_COUNTER, "",
+         "kernels not ended when the run ended idle (an answer never came)",
+         .is_error = true),
     STAT(Host, end_ps, "_end_ps", STAT_TIME, "ps",
          "time this GPU answered its last launch"),
     STAT(Host, busy_ps, "_busy_ps", STAT_TIME, "ps",
@@ -366,5 +379,6 @@ const BlockType host_type = {
     .reset = host_reset,
     .on_recv = host_recv,
     .on_free = host_free_slot,
+    .stats = host_stats,
     .finalize = host_finalize,
 };

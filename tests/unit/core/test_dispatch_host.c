@@ -49,6 +49,7 @@ typedef struct Standin {
     Block base;
     uint64_t ctas;
     SimTime cta_time;
+    bool mute; /* never answers a finish */
     Port *ctl;
     Egress out;
     uint64_t insts;
@@ -104,8 +105,10 @@ static void standin_take(Standin *s, Txn *t)
         delay = s->cta_time;
     } else if (txn_is(t, &core_cmd_finish)) {
         finishes++;
-        r = txn_new_response(s->base.sim, t);
-        r->insts = s->insts;
+        if (!s->mute) {
+            r = txn_new_response(s->base.sim, t);
+            r->insts = s->insts;
+        }
     } else if (t->cmd == TXN_RESP && t->declared == &core_cmd_xlat) {
         if (nxl < sizeof xl / sizeof xl[0]) {
             xl[nxl++] = (Xlat){s->base.gpu, s->base.index, t->paddr, t->status};
@@ -153,6 +156,7 @@ static const ParamDef standin_params[] = {
      .offset = offsetof(Standin, cta_time),
      .type = PT_TIME,
      .def = "100ns"},
+    {.key = "mute", .offset = offsetof(Standin, mute), .type = PT_BOOL, .def = "false"},
 };
 static const PortDef standin_ports[] = {{.name = "ctl", .required = true}};
 
@@ -160,7 +164,7 @@ static const BlockType standin_type = {
     .name = "standin_sm",
     .size = sizeof(Standin),
     .params = standin_params,
-    .nparams = 2,
+    .nparams = 3,
     .ports = standin_ports,
     .nports = 1,
     .realize = standin_realize,
@@ -188,10 +192,10 @@ typedef struct Rig {
 } Rig;
 
 /* Builds host + gpus x (dispatch + sms stand-ins) over trace dir; host_params and
- * disp_params are JSON objects (NULL = none); sm0_ctas overrides sm[0]'s ctas when
- * not negative. */
+ * disp_params are JSON objects (NULL = none), and so is sm0, parameters of every
+ * GPU's sm[0] that override ctas. */
 static bool rig_build(Rig *r, const char *dir, uint32_t gpus, uint32_t sms, uint64_t ctas,
-                      int64_t sm0_ctas, uint64_t mem, const char *host_params,
+                      const char *sm0, uint64_t mem, const char *host_params,
                       const char *disp_params)
 {
     SimError err;
@@ -213,9 +217,10 @@ static bool rig_build(Rig *r, const char *dir, uint32_t gpus, uint32_t sms, uint
         snprintf(b, sizeof b, "gpu%u.disp.host", g);
         ok = ok && platform_desc_add_wire(&d, a, b, 100 * NS, "test", &err);
         for (uint32_t k = 0; ok && k < sms; k++) {
-            json_t *sp = json_pack(
-                "{sI}", "ctas",
-                (json_int_t)(k == 0 && sm0_ctas >= 0 ? (uint64_t)sm0_ctas : ctas));
+            json_t *sp = json_loads(k == 0 && sm0 ? sm0 : "{}", 0, NULL);
+            if (!json_object_get(sp, "ctas")) {
+                json_object_set_new(sp, "ctas", json_integer((json_int_t)ctas));
+            }
             snprintf(n, sizeof n, "gpu%u.sm[%u]", g, k);
             ok =
                 platform_desc_add_instance(&d, n, "standin_sm", (int)g, sp, "test", &err);
@@ -247,8 +252,8 @@ static bool rig_build(Rig *r, const char *dir, uint32_t gpus, uint32_t sms, uint
 
 static void rig_free(Rig *r)
 {
-    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(r->sim)), 0);
     platform_free(r->p);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(r->sim)), 0);
     sim_free(r->sim);
 }
 
@@ -301,7 +306,7 @@ static bool saw(size_t i, int gpu, int sm, uint64_t cta, uint64_t t_ns)
 static void test_w5(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "w5", 4, 2, 1, -1, MIB, NULL, NULL)) {
+    if (!rig_build(&r, DATA "w5", 4, 2, 1, NULL, MIB, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -337,7 +342,7 @@ static void test_w5(void)
 static void test_round_robin(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "w5", 4, 2, 1, -1, MIB, NULL,
+    if (!rig_build(&r, DATA "w5", 4, 2, 1, NULL, MIB, NULL,
                    "{\"cta_policy\": \"round_robin\"}")) {
         CHECK(false);
         return;
@@ -355,7 +360,7 @@ static void test_round_robin(void)
 static void test_rounds(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "rounds", 1, 2, 2, -1, MIB, NULL,
+    if (!rig_build(&r, DATA "rounds", 1, 2, 2, NULL, MIB, NULL,
                    "{\"interval\": \"3cycles\"}")) {
         CHECK(false);
         return;
@@ -375,7 +380,7 @@ static void test_rounds(void)
 static void test_interval(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "rounds", 1, 1, 1, -1, MIB, NULL,
+    if (!rig_build(&r, DATA "rounds", 1, 1, 1, NULL, MIB, NULL,
                    "{\"interval\": \"150cycles\"}")) {
         CHECK(false);
         return;
@@ -397,7 +402,7 @@ static void test_interval(void)
 static void test_two_kernels(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "two", 4, 1, 1, -1, MIB, "{\"hint\": 7}", NULL)) {
+    if (!rig_build(&r, DATA "two", 4, 1, 1, NULL, MIB, "{\"hint\": 7}", NULL)) {
         CHECK(false);
         return;
     }
@@ -435,7 +440,7 @@ static void test_two_kernels(void)
 static void test_xlat(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "xlat", 4, 1, 1, -1, MIB, NULL, NULL)) {
+    if (!rig_build(&r, DATA "xlat", 4, 1, 1, NULL, MIB, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -460,8 +465,8 @@ static void test_xlat(void)
 static void test_xlat_first_touch(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "xlat", 4, 1, 1, -1, MIB, "{\"placement\": \"first_touch\"}",
-                   NULL)) {
+    if (!rig_build(&r, DATA "xlat", 4, 1, 1, NULL, MIB,
+                   "{\"placement\": \"first_touch\"}", NULL)) {
         CHECK(false);
         return;
     }
@@ -478,7 +483,7 @@ static void test_xlat_first_touch(void)
 static void test_oom(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "xlat", 4, 1, 1, -1, 4096, NULL, NULL)) {
+    if (!rig_build(&r, DATA "xlat", 4, 1, 1, NULL, 4096, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -494,7 +499,7 @@ static void test_oom(void)
 static void test_fit(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "w5", 4, 2, 1, 0, MIB, NULL, NULL)) {
+    if (!rig_build(&r, DATA "w5", 4, 2, 1, "{\"ctas\": 0}", MIB, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -503,7 +508,7 @@ static void test_fit(void)
     CHECK_EQ_U64(nseen, 10);
     CHECK_EQ_U64(stat(&r, "host.ctas_done"), 10);
     rig_free(&r);
-    if (!rig_build(&r, DATA "w5", 4, 1, 1, 0, MIB, NULL, NULL)) {
+    if (!rig_build(&r, DATA "w5", 4, 1, 1, "{\"ctas\": 0}", MIB, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -514,13 +519,28 @@ static void test_fit(void)
     rig_free(&r);
 }
 
+/* sm[0] of every GPU never answers a finish: no GPU answers the launch, the run ends
+ * idle with kernel 0 not ended: one unfinished_error. */
+static void test_unfinished(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "w5", 4, 2, 1, "{\"mute\": true}", MIB, NULL, NULL)) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(stat(&r, "host.unfinished_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "host.kernels_done"), 0);
+    CHECK_EQ_U64(nseen, 10);
+    rig_free(&r);
+}
+
 /* CTAs listed 0, 2, 1 on one GPU: CTA 0 runs; CTA 2 is not the next index (1): a
  * trace error, not run; CTA 1 runs; CTA 2 is then missing at the end of the file:
  * a second trace error. */
 static void test_order(void)
 {
     Rig r;
-    if (!rig_build(&r, DATA "order", 1, 1, 1, -1, MIB, NULL, NULL)) {
+    if (!rig_build(&r, DATA "order", 1, 1, 1, NULL, MIB, NULL, NULL)) {
         CHECK(false);
         return;
     }
@@ -593,6 +613,7 @@ int main(void)
     RUN(test_xlat_first_touch);
     RUN(test_oom);
     RUN(test_fit);
+    RUN(test_unfinished);
     RUN(test_order);
     RUN(test_realize);
     registry_free(registry());
