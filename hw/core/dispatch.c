@@ -26,11 +26,17 @@
  * - The kernel file is opened at the launch and read in file order, one CTA ahead:
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
  *   SMs'). Reading stops once the GPU's last CTA is read.
- * - CTAs of other GPUs are skipped. A CTA of this GPU that is not the next in index
- *   order (files list CTAs in index order; SPEC.md 6.4 dispatches in that order), a
- *   CTA outside the grid, a CTA of the GPU missing at the end of the file or a read
- *   error counts in trace_errors (a model error; the first message per kernel goes to
- *   stderr) and is not run.
+ * - Files list CTAs in index order, and may leave some out: Accel-Sim's
+ *   post-processor writes thread blocks by index (x fastest) and skips those that
+ *   recorded no instruction (util/tracer_nvbit/tracer_tool/traces-processing/
+ *   post-traces-processing.cpp in accel-sim/accel-sim-framework, commit
+ *   1453bb891df324c4148d1df5507c65b1d1d34702). So CTAs of other GPUs are skipped,
+ *   CTAs of this GPU that the file leaves out count in ctas_absent (not an error,
+ *   not run), and a CTA of this GPU whose index is not above the previous one of the
+ *   GPU in the file (out of order, or twice), a CTA outside the grid or a read error
+ *   counts in trace_errors (a model error; the first message per kernel goes to
+ *   stderr) and is not run. Buffering CTAs to reorder them was rejected: a file in
+ *   reverse order would make the dispatcher hold the whole grid.
  * - An SM that answers a launch with ctas 0 counts in fit_errors and gets no CTA; if
  *   no SM has room, the GPU's remaining CTAs are not run and the kernel finishes.
  * - An unexpected control message counts in ctl_errors and is dropped (an xlat with
@@ -79,14 +85,14 @@ typedef struct Disp {
     AtsReader *rd;
     AtsKernelInfo info;
     CtaMap map;
-    uint64_t want, got; /* the GPU's CTAs; how many of them read so far */
+    uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
     bool ready, eof;    /* cta holds the next CTA; nothing more to read */
     AtsCta cta;
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
     uint64_t inflight, ran, insts;
-    uint64_t *ctas, *kernels, *xlats, *fit_errors, *ctl_errors, *trace_errors;
+    uint64_t *ctas, *kernels, *xlats, *absent, *fit_errors, *ctl_errors, *trace_errors;
 } Disp;
 
 static const char *const disp_policy_choices[] = {"contiguous", "round_robin", NULL};
@@ -112,10 +118,11 @@ static void disp_close(Disp *d)
 }
 
 /* Reads ahead until the next CTA of the GPU is held or there is none left; true if
- * one is held. */
+ * one is held. got is the rank (cta_map_rank) after the last CTA taken. */
 static bool disp_peek(Disp *d)
 {
     uint32_t g = (uint32_t)d->base.gpu;
+    const char *path = d->ks.kernels[d->kernel].path;
     while (!d->ready && !d->eof) {
         if (d->got == d->want) {
             disp_close(d);
@@ -126,17 +133,11 @@ static bool disp_peek(Disp *d)
         SimError err;
         if (!ats_reader_next(d->rd, &c, &got, &err)) {
             disp_trace_error(d, err.msg);
-            *d->trace_errors += d->want - d->got - 1;
             disp_close(d);
             break;
         }
         if (!got) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s: %llu CTAs of GPU %u missing",
-                     d->ks.kernels[d->kernel].path,
-                     (unsigned long long)(d->want - d->got), g);
-            disp_trace_error(d, msg);
-            *d->trace_errors += d->want - d->got - 1;
+            *d->absent += d->want - d->got;
             disp_close(d);
             break;
         }
@@ -144,7 +145,7 @@ static bool disp_peek(Disp *d)
         if (c.x >= gr[0] || c.y >= gr[1] || c.z >= gr[2]) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u is outside the grid",
-                     d->ks.kernels[d->kernel].path, c.x, c.y, c.z);
+                     path, c.x, c.y, c.z);
             disp_trace_error(d, msg);
             ats_cta_free(&c);
             continue;
@@ -154,21 +155,23 @@ static bool disp_peek(Disp *d)
             ats_cta_free(&c);
             continue;
         }
-        if (i != cta_map_nth(&d->map, g, d->got)) {
+        uint64_t rank = cta_map_rank(&d->map, i);
+        if (rank < d->got) {
             char msg[200];
             snprintf(msg, sizeof msg,
-                     "%s: thread block %u,%u,%u (index %llu) out of index order, "
-                     "expected index %llu",
-                     d->ks.kernels[d->kernel].path, c.x, c.y, c.z, (unsigned long long)i,
-                     (unsigned long long)cta_map_nth(&d->map, g, d->got));
+                     "%s: thread block %u,%u,%u (index %llu) after index %llu: not in "
+                     "index order",
+                     path, c.x, c.y, c.z, (unsigned long long)i,
+                     (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
             disp_trace_error(d, msg);
             ats_cta_free(&c);
             continue;
         }
+        *d->absent += rank - d->got;
+        d->got = rank + 1;
         d->cta = c;
         d->cta_index = i;
         d->ready = true;
-        d->got++;
     }
     return d->ready;
 }
@@ -476,14 +479,15 @@ static const StatDef disp_stat_defs[] = {
     STAT(Disp, ctas, "ctas", STAT_COUNTER, "", "CTAs given to the SMs"),
     STAT(Disp, kernels, "kernels", STAT_COUNTER, "", "kernel launches taken"),
     STAT(Disp, xlats, "xlats", STAT_COUNTER, "", "xlat requests passed to the host"),
+    STAT(Disp, absent, "ctas_absent", STAT_COUNTER, "",
+         "CTAs of the GPU that its kernel files do not list (not run)"),
     STAT(Disp, fit_errors, "fit_errors", STAT_COUNTER, "",
          "launches an SM answered with ctas 0 (a CTA does not fit an empty SM)",
          .is_error = true),
     STAT(Disp, ctl_errors, "ctl_errors", STAT_COUNTER, "",
          "unexpected control messages (dropped)", .is_error = true),
     STAT(Disp, trace_errors, "trace_errors", STAT_COUNTER, "",
-         "CTAs of the GPU not run: out of index order, outside the grid, missing or "
-         "unreadable",
+         "CTAs not run: out of index order or outside the grid; unreadable files",
          .is_error = true),
 };
 

@@ -534,9 +534,9 @@ static void test_unfinished(void)
     rig_free(&r);
 }
 
-/* CTAs listed 0, 2, 1 on one GPU: CTA 0 runs; CTA 2 is not the next index (1): a
- * trace error, not run; CTA 1 runs; CTA 2 is then missing at the end of the file:
- * a second trace error. */
+/* CTAs listed 1, 0, 2 on one GPU: CTA 1 runs at 100 (index 0, not listed before it,
+ * is absent); CTA 0 comes after index 1: a trace error, not run; CTA 2 runs at 200
+ * and is the GPU's last: the kernel ends. */
 static void test_order(void)
 {
     Rig r;
@@ -545,9 +545,31 @@ static void test_order(void)
         return;
     }
     CHECK_EQ_U64(nseen, 2);
-    CHECK(saw(0, 0, 0, 0, 100) && saw(1, 0, 0, 1, 200));
-    CHECK_EQ_U64(stat(&r, "gpu0.disp.trace_errors"), 2);
+    CHECK(saw(0, 0, 0, 1, 100) && saw(1, 0, 0, 2, 200));
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.trace_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.ctas_absent"), 1);
     CHECK_EQ_U64(stat(&r, "host.kernels_done"), 1);
+    CHECK_EQ_U64(stat(&r, "host.ctas_done"), 2);
+    rig_free(&r);
+}
+
+/* Grid 6 on 2 GPUs (contiguous: 0-2 on GPU 0, 3-5 on GPU 1), the file lists 0, 1, 3,
+ * 5. GPU 0 runs 0 (100) and 1 (200); 2 is absent at the end of the file. GPU 1 skips
+ * 0 and 1, runs 3 (100); 5 (rank 2) shows 4 absent and runs at 200. No error. */
+static void test_gap(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "gap", 2, 1, 1, NULL, MIB, NULL, NULL)) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(nseen, 4);
+    CHECK(saw(0, 0, 0, 0, 100) && saw(1, 1, 0, 3, 100));
+    CHECK(saw(2, 0, 0, 1, 200) && saw(3, 1, 0, 5, 200));
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.ctas_absent"), 1);
+    CHECK_EQ_U64(stat(&r, "gpu1.disp.ctas_absent"), 1);
+    CHECK_EQ_U64(stat(&r, "host.ctas_done"), 4);
+    CHECK_EQ_U64(bad_msgs + errors(&r), 0);
     rig_free(&r);
 }
 
@@ -615,6 +637,7 @@ int main(void)
     RUN(test_fit);
     RUN(test_unfinished);
     RUN(test_order);
+    RUN(test_gap);
     RUN(test_realize);
     registry_free(registry());
     return harness_report();
