@@ -33,10 +33,14 @@
  *   1453bb891df324c4148d1df5507c65b1d1d34702). So CTAs of other GPUs are skipped,
  *   CTAs of this GPU that the file leaves out count in ctas_absent (not an error,
  *   not run), and a CTA of this GPU whose index is not above the previous one of the
- *   GPU in the file (out of order, or twice), a CTA outside the grid or a read error
- *   counts in trace_errors (a model error; the first message per kernel goes to
- *   stderr) and is not run. Buffering CTAs to reorder them was rejected: a file in
- *   reverse order would make the dispatcher hold the whole grid.
+ *   GPU in the file (out of order, or twice) or a read error (the reader refuses a
+ *   CTA outside the grid) counts in trace_errors (a model error; the first message
+ *   per kernel goes to stderr) and is not run; a read error ends the kernel's file.
+ *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
+ *   the dispatcher hold the whole grid.
+ * - Other GPUs' CTAs are passed over without parsing their instructions
+ *   (ats_reader_skip): with contiguous CTAs GPU g reads (g + 1) / N of the file, so
+ *   N GPUs would otherwise parse it (N + 1) / 2 times.
  * - An SM that answers a launch with ctas 0 counts in fit_errors and gets no CTA; if
  *   no SM has room, the GPU's remaining CTAs are not run and the kernel finishes.
  * - An unexpected control message counts in ctl_errors and is dropped (an xlat with
@@ -128,10 +132,10 @@ static bool disp_peek(Disp *d)
             disp_close(d);
             break;
         }
-        AtsCta c;
+        uint32_t id[3];
         bool got;
         SimError err;
-        if (!ats_reader_next(d->rd, &c, &got, &err)) {
+        if (!ats_reader_next_id(d->rd, id, &got, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
@@ -141,31 +145,30 @@ static bool disp_peek(Disp *d)
             disp_close(d);
             break;
         }
-        const uint32_t *gr = d->map.grid;
-        if (c.x >= gr[0] || c.y >= gr[1] || c.z >= gr[2]) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u is outside the grid",
-                     path, c.x, c.y, c.z);
-            disp_trace_error(d, msg);
-            ats_cta_free(&c);
-            continue;
-        }
-        uint64_t i = cta_map_index(&d->map, c.x, c.y, c.z);
-        if (cta_map_gpu(&d->map, i) != g) {
-            ats_cta_free(&c);
-            continue;
-        }
+        uint64_t i = cta_map_index(&d->map, id[0], id[1], id[2]);
         uint64_t rank = cta_map_rank(&d->map, i);
-        if (rank < d->got) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "%s: thread block %u,%u,%u (index %llu) after index %llu: not in "
-                     "index order",
-                     path, c.x, c.y, c.z, (unsigned long long)i,
-                     (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
-            disp_trace_error(d, msg);
-            ats_cta_free(&c);
+        bool ours = cta_map_gpu(&d->map, i) == g;
+        if (!ours || rank < d->got) {
+            if (ours) {
+                char msg[200];
+                snprintf(msg, sizeof msg,
+                         "%s: thread block %u,%u,%u (index %llu) after index %llu: not "
+                         "in index order",
+                         path, id[0], id[1], id[2], (unsigned long long)i,
+                         (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
+                disp_trace_error(d, msg);
+            }
+            if (!ats_reader_skip(d->rd, &err)) {
+                disp_trace_error(d, err.msg);
+                disp_close(d);
+            }
             continue;
+        }
+        AtsCta c;
+        if (!ats_reader_body(d->rd, id, &c, &err)) {
+            disp_trace_error(d, err.msg);
+            disp_close(d);
+            break;
         }
         *d->absent += rank - d->got;
         d->got = rank + 1;
