@@ -33,8 +33,9 @@
  *   1453bb891df324c4148d1df5507c65b1d1d34702). So CTAs of other GPUs are skipped,
  *   CTAs of this GPU that the file leaves out count in ctas_absent (not an error,
  *   not run), and a CTA of this GPU whose index is not above the previous one of the
- *   GPU in the file (out of order, or twice) or a read error (the reader refuses a
- *   CTA outside the grid) counts in trace_errors (a model error; the first message
+ *   GPU in the file (out of order, or twice), whose encoding passes 4 GiB (the
+ *   length of a message), or a read error (the reader refuses a CTA outside the
+ *   grid) counts in trace_errors (a model error; the first message
  *   per kernel goes to stderr) and is not run; a read error ends the kernel's file.
  *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
  *   the dispatcher hold the whole grid.
@@ -172,6 +173,14 @@ static bool disp_peek(Disp *d)
         }
         *d->absent += rank - d->got;
         d->got = rank + 1;
+        if (core_cta_size(&c) > UINT32_MAX) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u does not fit a message",
+                     path, id[0], id[1], id[2]);
+            disp_trace_error(d, msg);
+            ats_cta_free(&c);
+            continue;
+        }
         d->cta = c;
         d->cta_index = i;
         d->ready = true;
@@ -236,7 +245,7 @@ static void disp_check_finish(Disp *d)
     for (uint32_t k = 0; k < d->sms; k++) {
         room = room || d->sm[k].room > 0;
     }
-    if (room ? disp_peek(d) : false) {
+    if (room && disp_peek(d)) {
         return;
     }
     disp_close(d);
