@@ -49,7 +49,8 @@ typedef struct Standin {
     Block base;
     uint64_t ctas;
     SimTime cta_time;
-    bool mute; /* never answers a finish */
+    bool mute;      /* never answers a finish */
+    uint64_t fault; /* 1: xlat of len 100; 2: answers every finish twice */
     Port *ctl;
     Egress out;
     uint64_t insts;
@@ -64,7 +65,8 @@ static void standin_xlat(Standin *s, const AtsCta *c)
                 continue;
             }
             uint64_t a = c->warps[w].addrs[in->addr_off] & ~0xfffull;
-            Txn *t = txn_new_declared(s->base.sim, &core_cmd_xlat, a, 4096);
+            Txn *t = txn_new_declared(s->base.sim, &core_cmd_xlat, a,
+                                      s->fault == 1 ? 100 : 4096);
             t->space = in->cls == ATS_LDL ? CORE_SPACE_LOCAL : CORE_SPACE_GLOBAL;
             t->src = (int16_t)s->base.gpu;
             t->unit = (int16_t)s->base.index;
@@ -108,6 +110,9 @@ static void standin_take(Standin *s, Txn *t)
         if (!s->mute) {
             r = txn_new_response(s->base.sim, t);
             r->insts = s->insts;
+        }
+        if (s->fault == 2) {
+            (void)egress_push(&s->out, txn_new_response(s->base.sim, t), 0);
         }
     } else if (t->cmd == TXN_RESP && t->declared == &core_cmd_xlat) {
         if (nxl < sizeof xl / sizeof xl[0]) {
@@ -157,6 +162,7 @@ static const ParamDef standin_params[] = {
      .type = PT_TIME,
      .def = "100ns"},
     {.key = "mute", .offset = offsetof(Standin, mute), .type = PT_BOOL, .def = "false"},
+    {.key = "fault", .offset = offsetof(Standin, fault), .type = PT_U64, .def = "0"},
 };
 static const PortDef standin_ports[] = {{.name = "ctl", .required = true}};
 
@@ -164,7 +170,7 @@ static const BlockType standin_type = {
     .name = "standin_sm",
     .size = sizeof(Standin),
     .params = standin_params,
-    .nparams = 3,
+    .nparams = 4,
     .ports = standin_ports,
     .nports = 1,
     .realize = standin_realize,
@@ -478,6 +484,62 @@ static void test_xlat_first_touch(void)
     rig_free(&r);
 }
 
+/* split: the allocation [0x7f0000000000, +0x8000) is cut in 4 parts of 0x2000 bytes:
+ * page 0x7f0000003 (offset 0x3000) is in part 1, GPU 1's frame 0 (M); page
+ * 0x7f0000004 (offset 0x4000) in part 2 (2 M); the local page as before. */
+static void test_xlat_split(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "split", 4, 1, 1, NULL, MIB, "{\"placement\": \"split\"}",
+                   NULL)) {
+        CHECK(false);
+        return;
+    }
+    uint64_t want[4] = {MIB, MIB, 2 * MIB, 3 * MIB + 0xff000};
+    CHECK_EQ_U64(nxl, 4);
+    for (size_t i = 0; i < nxl; i++) {
+        CHECK_EQ_U64(xl[i].paddr, want[xl[i].gpu]);
+    }
+    CHECK_EQ_U64(bad_msgs + errors(&r), 0);
+    rig_free(&r);
+}
+
+/* Malformed xlats (len 100, not the 4 KiB page) of every GPU's sm[0] are answered
+ * address_error and counted; the run still ends. */
+static void test_xlat_errors(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "xlat", 4, 1, 1, "{\"fault\": 1}", MIB, NULL, NULL)) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(nxl, 4);
+    for (size_t i = 0; i < nxl; i++) {
+        CHECK(xl[i].status == TXN_STATUS_ADDRESS_ERROR);
+    }
+    CHECK_EQ_U64(stat(&r, "host.xlat_errors"), 4);
+    CHECK_EQ_U64(stat(&r, "host.xlats"), 0);
+    CHECK_EQ_U64(stat(&r, "host.kernels_done"), 1);
+    rig_free(&r);
+}
+
+/* sm[0] of each GPU answers every finish twice: the second answer is unexpected, one
+ * ctl_error per GPU; the kernel still ends when the first answers are in. */
+static void test_ctl_errors(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "w5", 4, 2, 1, "{\"fault\": 2}", MIB, NULL, NULL)) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.ctl_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "gpu3.disp.ctl_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "host.ctl_errors"), 0);
+    CHECK_EQ_U64(stat(&r, "host.kernels_done"), 1);
+    CHECK_EQ_U64(errors(&r), 4);
+    rig_free(&r);
+}
+
 /* Memory of one 4 KiB page per GPU: home 3 gets the global page 0x7f0000003 and
  * GPU 3's local page: 2 frames > 1, one oom_error; the run still ends. */
 static void test_oom(void)
@@ -633,6 +695,9 @@ int main(void)
     RUN(test_two_kernels);
     RUN(test_xlat);
     RUN(test_xlat_first_touch);
+    RUN(test_xlat_split);
+    RUN(test_xlat_errors);
+    RUN(test_ctl_errors);
     RUN(test_oom);
     RUN(test_fit);
     RUN(test_unfinished);
