@@ -221,6 +221,7 @@ static bool read_warp(AtsReader *r, const char *line, AtsCta *cta, uint32_t *lis
     return read_warp_insts(r, &wb, k, w, err);
 }
 
+/* The warps of the block whose id line was read, up to #END_TB, into cta. */
 static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
 {
     const AtsKernelInfo *k = &r->info;
@@ -232,15 +233,6 @@ static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
     }
     uint32_t listed = 0; /* bit w: warp w was listed (at most 1024 / 32 warps) */
     char *line;
-    if (!read_line(r, false, &line, err)) {
-        return false;
-    }
-    if (!line) {
-        return read_fail(r, err, "end of file after %s", "#BEGIN_TB");
-    }
-    if (!read_block_id(r, line, cta, err)) {
-        return false;
-    }
     for (;;) {
         if (!read_line(r, false, &line, err)) {
             return false;
@@ -257,7 +249,7 @@ static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
     }
 }
 
-bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
+bool ats_reader_next_id(AtsReader *r, uint32_t id[3], bool *got, SimError *err)
 {
     char *line;
     *got = false;
@@ -273,13 +265,64 @@ bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
         }
     }
     r->begin_pending = false;
+    if (!read_line(r, false, &line, err)) {
+        return false;
+    }
+    if (!line) {
+        return read_fail(r, err, "end of file after %s", "#BEGIN_TB");
+    }
     AtsCta c = {0};
+    if (!read_block_id(r, line, &c, err)) {
+        return false;
+    }
+    id[0] = c.x;
+    id[1] = c.y;
+    id[2] = c.z;
+    *got = true;
+    return true;
+}
+
+bool ats_reader_body(AtsReader *r, const uint32_t id[3], AtsCta *cta, SimError *err)
+{
+    AtsCta c = {.x = id[0], .y = id[1], .z = id[2]};
     if (!read_block(r, &c, err)) {
         ats_cta_free(&c);
         return false;
     }
     *cta = c;
-    *got = true;
+    return true;
+}
+
+bool ats_reader_skip(AtsReader *r, SimError *err)
+{
+    for (;;) {
+        char *line;
+        if (!ats_lines_next(r->lines, &line, err)) {
+            return false;
+        }
+        if (!line) {
+            return read_fail(r, err, "end of file before %s", "#END_TB");
+        }
+        if (line[0] == '#' || line[0] == ' ' || line[0] == '\t') {
+            line += strspn(line, " \t");
+            if (strncmp(line, "#END_TB", 7) == 0 &&
+                line[7 + strspn(line + 7, " \t")] == '\0') {
+                return true;
+            }
+        }
+    }
+}
+
+bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
+{
+    uint32_t id[3];
+    if (!ats_reader_next_id(r, id, got, err)) {
+        return false;
+    }
+    if (*got && !ats_reader_body(r, id, cta, err)) {
+        *got = false;
+        return false;
+    }
     return true;
 }
 

@@ -29,6 +29,15 @@ AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
 /* Reads the next thread block into *cta (the caller frees it with ats_cta_free) and
  * sets *got; *got false at the end of the file (cta untouched). False on error. */
 bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err);
+/* The same in two steps, so that a block can be passed over without parsing its
+ * instructions (a dispatcher skipping other GPUs' CTAs): ats_reader_next_id reads the
+ * next "#BEGIN_TB" and "thread block = x,y,z" (inside the grid) into id and sets *got
+ * (false at the end of the file); then exactly one of ats_reader_body (the warps, into
+ * *cta, freed by the caller with ats_cta_free) or ats_reader_skip (the lines up to
+ * #END_TB, not checked) must follow. False on error. */
+bool ats_reader_next_id(AtsReader *r, uint32_t id[3], bool *got, SimError *err);
+bool ats_reader_body(AtsReader *r, const uint32_t id[3], AtsCta *cta, SimError *err);
+bool ats_reader_skip(AtsReader *r, SimError *err);
 /* Instructions read so far whose mnemonic is not in the opcode table (accelsim_op.h),
  * each counted as an int op. */
 uint64_t ats_reader_unknown(const AtsReader *r);

@@ -12,7 +12,8 @@
  *   launch  host -> disp: addr = the launch index k (0-based, kernelslist order), len 0.
  *           Answered when GPU g's share of kernel k is over: every CTA of the GPU has
  *           ended and every SM has answered finish. The response's insts = warp
- *           instructions the GPU's SMs issued in kernel k.
+ *           instructions the GPU's SMs issued in kernel k, its ctas = the CTAs of
+ *           kernel k the GPU ran (saturating at 2^32 - 1).
  *   launch  disp -> sm: addr = k, data = CoreLaunch (core_launch_encode). The SM sends
  *           kernel_begin (kernel_hint = CoreLaunch.hint) on its mem port and answers
  *           at once; the response's ctas = the CTAs it holds at a time for this kernel

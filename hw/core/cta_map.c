@@ -70,3 +70,11 @@ uint64_t cta_map_nth(const CtaMap *m, uint32_t g, uint64_t k)
     }
     return contiguous_first(m, g) + k;
 }
+
+uint64_t cta_map_rank(const CtaMap *m, uint64_t i)
+{
+    if (m->policy == CTA_ROUND_ROBIN) {
+        return i / m->ngpus;
+    }
+    return i - contiguous_first(m, cta_map_gpu(m, i));
+}

@@ -49,4 +49,8 @@ uint64_t cta_map_count(const CtaMap *m, uint32_t g);
 /* Index of the k-th CTA (k < cta_map_count) GPU g runs, in increasing index order. */
 uint64_t cta_map_nth(const CtaMap *m, uint32_t g, uint64_t k);
 
+/* Position of CTA index i (< total) in its GPU's list: the k for which
+ * cta_map_nth(m, cta_map_gpu(m, i), k) is i. */
+uint64_t cta_map_rank(const CtaMap *m, uint64_t i);
+
 #endif

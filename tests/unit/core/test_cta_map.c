@@ -29,6 +29,10 @@ static void test_w5_contiguous(void)
     CHECK_EQ_U64(cta_map_nth(&m, 1, 1), 4);
     CHECK_EQ_U64(cta_map_nth(&m, 2, 2), 7);
     CHECK_EQ_U64(cta_map_nth(&m, 3, 1), 9);
+    /* ranks: 4 is GPU 1's second (it starts at 3), 7 GPU 2's third (starts at 5) */
+    CHECK_EQ_U64(cta_map_rank(&m, 4), 1);
+    CHECK_EQ_U64(cta_map_rank(&m, 7), 2);
+    CHECK_EQ_U64(cta_map_rank(&m, 8), 0);
 }
 
 static void test_round_robin(void)
@@ -40,6 +44,8 @@ static void test_round_robin(void)
     CHECK_EQ_U64(cta_map_count(&m, 3), 2);
     CHECK_EQ_U64(cta_map_nth(&m, 1, 2), 9);
     CHECK_EQ_U64(cta_map_nth(&m, 3, 1), 7);
+    /* 9 = 1 + 2 x 4: GPU 1's third */
+    CHECK_EQ_U64(cta_map_rank(&m, 9), 2);
 }
 
 static void test_index_3d(void)
@@ -66,7 +72,7 @@ static void test_more_gpus_than_ctas(void)
 
 static void test_lists_agree_with_gpu(void)
 {
-    /* Every CTA is in exactly the list of its GPU, in increasing order. */
+    /* Every CTA is in exactly the list of its GPU, in increasing order, at its rank. */
     for (int p = 0; p < 2; p++) {
         CtaMap m = map(p ? CTA_ROUND_ROBIN : CTA_CONTIGUOUS, 7, 5, 3, 16);
         uint64_t seen = 0;
@@ -75,6 +81,7 @@ static void test_lists_agree_with_gpu(void)
                 uint64_t i = cta_map_nth(&m, g, k);
                 CHECK(i < m.total);
                 CHECK_EQ_U64(cta_map_gpu(&m, i), g);
+                CHECK_EQ_U64(cta_map_rank(&m, i), k);
                 CHECK(k == 0 || i > cta_map_nth(&m, g, k - 1));
                 seen++;
             }
@@ -92,6 +99,8 @@ static void test_huge_grid(void)
     CHECK_EQ_U64(cta_map_gpu(&m, m.total - 1), 15);
     CHECK_EQ_U64(cta_map_gpu(&m, m.total / 2), 7);
     CHECK_EQ_U64(cta_map_gpu(&m, m.total / 2 + 1), 8);
+    /* GPU 15 starts at ceil(15 T / 16); the last CTA is its count - 1-th */
+    CHECK_EQ_U64(cta_map_rank(&m, m.total - 1), cta_map_count(&m, 15) - 1);
 }
 
 static void test_bad_input(void)
