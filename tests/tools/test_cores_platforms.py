@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tally import check, finish  # noqa: E402
 
-ROOT, MGTLM = sys.argv[1], sys.argv[2]
+ROOT, MGTLM = sys.argv[1], os.path.abspath(sys.argv[2])
 PRE = [MGTLM] + (["--plugin", sys.argv[3]] if len(sys.argv) > 3 else [])
 TRACE = "traces/public/vectoradd"
 FAMILIES = ["baseline", "dualopt", "finepack", "rec", "hmg", "dir-baseline", "carve"]

@@ -579,8 +579,11 @@ static void test_w2_w3_on_the_ports(void)
 }
 
 /* The same CTA with posted: the write leaves posted and nothing waits for it, so the
- * finish (arriving at 134000, when the CTA is answered) is answered at once, after
- * release and kernel_end. */
+ * CTA is answered at 134000 and the finish arrives then; release and kernel_end leave
+ * at once, and behind them the flush read of the GPU posted to (one byte at the
+ * posted write's address, sm_ctl.c): the pipe's cycle 134 has run, so it leaves in
+ * cycle 135 (135000), is answered 100 cycles later (235000), and the finish is
+ * answered then. */
 static void test_posted_write_not_waited_for(void)
 {
     WarpB w = {0};
@@ -595,13 +598,16 @@ static void test_posted_write_not_waited_for(void)
     AtsCta cta = {.nwarps = 1, .warps = &aw};
     Script sc = {.launch = launch_small(), .ctas = &cta, .nctas = 1};
     Run r = run_sm(&sc, "{\"posted\": true}");
-    CHECK_EQ_U64(sc.nrecs, 5);
+    CHECK_EQ_U64(sc.nrecs, 6);
     CHECK(sc.recs[2].posted);
     CHECK_EQ_U64(sc.recs[2].at, 133000);
     CHECK_EQ_U64(sc.recs[3].cmd, TXN_RELEASE);
     CHECK_EQ_U64(sc.recs[3].at, 134000);
     CHECK_EQ_U64(sc.recs[4].cmd, TXN_KERNEL_END);
-    CHECK_EQ_U64(sc.finish_at, 134000);
+    CHECK_EQ_U64(sc.recs[5].cmd, TXN_READ);
+    CHECK_EQ_U64(sc.recs[5].at, 135000);
+    CHECK_EQ_U64(sc.recs[5].addr, sc.recs[2].addr);
+    CHECK_EQ_U64(sc.finish_at, 235000);
     run_free(&r);
 }
 
