@@ -92,6 +92,7 @@ void ladm_free(Ladm *l)
     }
     free(l->structs);
     free(l->start);
+    free(l->pcs);
     idmap_destroy(&l->pages);
     free(l->last_cta);
     free(l->binding);
@@ -146,6 +147,51 @@ static void same_start(IdMap *m, bool *differs, uint64_t key, uint64_t start)
     }
 }
 
+/* The entry of memory PC pc in the warp being observed (a loop visits its PCs in
+ * order, so the search starts after the last one found). */
+static LadmPc *pc_entry(Ladm *l, uint64_t pc)
+{
+    for (size_t k = 0; k < l->npcs; k++) {
+        size_t i = (l->pc_hint + k) % l->npcs;
+        if (l->pcs[i].pc == pc) {
+            l->pc_hint = i + 1;
+            return &l->pcs[i];
+        }
+    }
+    l->pcs = xgrow(l->pcs, &l->cap_pcs, l->npcs + 1, sizeof *l->pcs, 16);
+    LadmPc *e = &l->pcs[l->npcs++];
+    e->pc = pc;
+    e->valid = 0;
+    l->pc_hint = 0;
+    return e;
+}
+
+/* One global instruction: its lanes' starts, and their moves at its PC. */
+static void observe_inst(Ladm *l, const AtsWarp *warp, const AtsInst *in)
+{
+    LadmPc *e = pc_entry(l, in->pc);
+    uint32_t mask = in->mask;
+    for (size_t j = in->addr_off; mask; j++, mask &= mask - 1) {
+        int lane = __builtin_ctz(mask);
+        uint64_t a = warp->addrs[j];
+        size_t s = ladm_find(l, a);
+        uint64_t prev = e->last[lane];
+        bool had = e->valid >> lane & 1;
+        e->last[lane] = a;
+        e->valid |= 1u << lane;
+        if (s == LADM_NONE) {
+            continue;
+        }
+        if (a < l->start[s]) {
+            l->start[s] = a;
+        }
+        if (had && a != prev) {
+            l->structs[s].moves++;
+            l->structs[s].steps += a - prev == in->width;
+        }
+    }
+}
+
 void ladm_observe(Ladm *l, const AtsCta *cta)
 {
     for (size_t s = 0; s < l->nstructs; s++) {
@@ -153,18 +199,11 @@ void ladm_observe(Ladm *l, const AtsCta *cta)
     }
     for (size_t w = 0; w < cta->nwarps; w++) {
         const AtsWarp *warp = &cta->warps[w];
+        l->npcs = 0;
         for (size_t k = 0; k < warp->ninst; k++) {
             const AtsInst *in = &warp->inst[k];
-            if (in->width == 0 || !ladm_is_global(in->cls)) {
-                continue;
-            }
-            int lanes = __builtin_popcount(in->mask);
-            for (int j = 0; j < lanes; j++) {
-                uint64_t a = warp->addrs[in->addr_off + (size_t)j];
-                size_t s = ladm_find(l, a);
-                if (s != LADM_NONE && a < l->start[s]) {
-                    l->start[s] = a;
-                }
+            if (in->width > 0 && ladm_is_global(in->cls)) {
+                observe_inst(l, warp, in);
             }
         }
     }
@@ -194,6 +233,9 @@ static LadmClass classify(const Ladm *l, const LadmStruct *s)
     if (!s->touched) {
         return LADM_UNUSED;
     }
+    if (s->steps > 0 && s->steps > s->moves - s->steps) {
+        return LADM_ITL;
+    }
     if (s->gcd == 0) {
         return LADM_OTHER;
     }
@@ -211,19 +253,21 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* The binding (CTA_LADM_ROW or CTA_LADM_COL) of the larger shared structures, or
- * CTA_LADM_KERNEL_WIDE when none is feasible. */
-static CtaLadm pick_binding(const Ladm *l)
+/* Total bytes of the structures of each class. */
+static void class_bytes(const Ladm *l, uint64_t bytes[LADM_CLASSES])
 {
-    uint64_t w_row = 0, w_col = 0;
+    memset(bytes, 0, LADM_CLASSES * sizeof *bytes);
     for (size_t k = 0; k < l->nstructs; k++) {
         const LadmStruct *s = &l->structs[k];
-        if (s->cls == LADM_ROW) {
-            w_row = add_sat(w_row, s->bytes);
-        } else if (s->cls == LADM_COL) {
-            w_col = add_sat(w_col, s->bytes);
-        }
+        bytes[s->cls] = add_sat(bytes[s->cls], s->bytes);
     }
+}
+
+/* The binding (CTA_LADM_ROW or CTA_LADM_COL) of the larger shared structures, or
+ * CTA_LADM_KERNEL_WIDE when none is feasible. */
+static CtaLadm pick_binding(const Ladm *l, const uint64_t bytes[LADM_CLASSES])
+{
+    uint64_t w_row = bytes[LADM_ROW], w_col = bytes[LADM_COL];
     bool row_ok = w_row > 0 && (uint64_t)l->grid[1] * l->grid[2] >= l->ngpus;
     bool col_ok = w_col > 0 && l->grid[0] >= l->ngpus;
     if (row_ok && (w_row >= w_col || !col_ok)) {
@@ -263,9 +307,14 @@ bool ladm_schedule(Ladm *l, CtaMap *m, SimError *err)
         idmap_destroy(&s->rows);
         idmap_destroy(&s->cols);
     }
-    CtaLadm kind = pick_binding(l);
+    uint64_t bytes[LADM_CLASSES];
+    class_bytes(l, bytes);
+    uint64_t rcl = add_sat(bytes[LADM_ROW], bytes[LADM_COL]);
+    l->itl = bytes[LADM_ITL] > bytes[LADM_NL] && bytes[LADM_ITL] > rcl;
+    CtaLadm kind = pick_binding(l, bytes);
     uint64_t batch = 1;
-    if (kind == CTA_LADM_KERNEL_WIDE && (batch = align_batch(l)) > 0) {
+    if (kind == CTA_LADM_KERNEL_WIDE && bytes[LADM_ITL] <= bytes[LADM_NL] &&
+        (batch = align_batch(l)) > 0) {
         kind = CTA_LADM_ALIGN;
     }
     if (!cta_map_init_ladm(&l->sched, kind, batch ? batch : 1, l->grid, l->ngpus, err) ||
@@ -276,6 +325,11 @@ bool ladm_schedule(Ladm *l, CtaMap *m, SimError *err)
     l->scheduled = true;
     *m = l->sched;
     return true;
+}
+
+bool ladm_itl(const Ladm *l)
+{
+    return l->itl;
 }
 
 LadmClass ladm_class(const Ladm *l, uint64_t vaddr, uint64_t *datablock)

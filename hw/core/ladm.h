@@ -8,22 +8,27 @@
  * (overlapping allocations merged), and what Algorithm 1 reads from the loop-invariant
  * terms, the datablock each threadblock starts at, is the lowest address a CTA's
  * global accesses (LDG, STG, ATOMG, RED) touch in the structure: its start.
+ * Algorithm 1's first test, loopVariant(m) = m, is observed at each memory PC of a
+ * warp (a loop runs the same PCs again): a lane's access there "moves" when its
+ * address differs from the same lane's previous one at that PC, and "steps" when it
+ * is exactly one access width further (one element per iteration). In that order:
+ * - intra-thread locality, ITL (row 6): steps > 0 and more than half of the moves;
+ * - other (row 7, unclassified): every CTA starts at the same address;
  * - row-shared (rows 2, 4): 2-D grid, every row of CTAs (same y and z) has one start
- *   and the starts differ (loop-invariant in by only);
+ *   (loop-invariant in by only);
  * - column-shared (rows 3, 5): 2-D grid, every column of CTAs (same x) has one start;
  * - no datablock-locality, NL (row 1): the starts differ otherwise (bx and by, or a
- *   1-D grid); the datablock size is the gcd of the differences of the starts;
- * - other (rows 6, 7): every CTA starts at the same address (intra-thread locality and
- *   unclassified accesses both fall here; they get the same schedule and placement).
+ *   1-D grid); the datablock size is the gcd of the differences of the starts.
  * A grid is 2-D when gx > 1 and gy gz > 1.
  *
  * Schedule (section III-D2, cta_map.h's CTA_LADM schedulers): if a structure is row-
  * or column-shared, the binding of the larger total size of such structures ("we
  * favor the scheduling policy associated with the larger data structure"; a tie goes
- * to rows), provided the grid has at least N rows (columns); else, if one is the other
- * binding's and feasible, that one. Otherwise, with an NL structure, align-aware with
- * MinTBBatch = floor(page / datablock) (Eq. 2) of the largest NL structure, at least
- * 1 and at most floor(T / N) so that every GPU gets a batch; otherwise kernel-wide.
+ * to rows), provided the grid has at least N rows (columns); else the other binding
+ * if it has structures and is feasible. Otherwise, when the NL structures weigh at
+ * least as much as the ITL ones, align-aware with MinTBBatch = floor(page /
+ * datablock) (Eq. 2) of the largest NL structure, at least 1 and at most floor(T / N)
+ * so that every GPU gets a batch; otherwise kernel-wide (rows 6, 7).
  *
  * Placement (section III-D1): every page of an NL, row- or column-shared structure
  * goes to the GPU that runs the most distinct CTAs touching it under the binding the
@@ -32,18 +37,21 @@
  * binding for column-shared (column-based placement), even when the kernel's schedule
  * is the other one, as the paper places each structure its own way. A tie between
  * GPUs goes to the first tied GPU from (page number mod N) on, so a page that every GPU
- * shares alike is interleaved (Eq. 1 at page granularity). Pages of other structures
- * and outside every allocation get no plan: placement.h places them as `split`.
+ * shares alike is interleaved (Eq. 1 at page granularity). Pages of ITL and other
+ * structures and outside every allocation get no plan: placement.h places them as
+ * `split` (kernel-wide data partitioning, rows 6 and 7).
  *
  * Decisions:
  * - Two streaming passes over the kernel's CTAs, in any order (results do not depend
  *   on it): ladm_observe (classification, then ladm_schedule) and ladm_touch (page
  *   counts under the bindings, then ladm_place). Memory: per structure one start per
- *   grid row and column seen, per touched page N counters; never per instruction.
+ *   grid row and column seen, per touched page N counters, per memory PC of the warp
+ *   being observed 32 addresses; never per instruction of the trace.
+ * - A start that depends on data (X[Y[i]]) and differs between CTAs looks like NL:
+ *   the trace shows addresses, not how they were computed. Such a kernel gets the
+ *   align-aware schedule (contiguous, cut at batch boundaries) and affinity placement.
  * - A lane's access counts for the page of its first byte; a page that holds bytes of
- *   two structures is counted under the structure of its first recorded access.
- * - The RONCE cache hint for intra-thread locality (section III-E) is not derived
- *   here; the host's `hint` parameter sets kernel_begin hints. */
+ *   two structures is counted under the structure of its first recorded access. */
 #ifndef MGTLM_HW_CORE_LADM_H
 #define MGTLM_HW_CORE_LADM_H
 
@@ -66,7 +74,9 @@ typedef enum LadmClass {
     LADM_NL,     /* no datablock-locality */
     LADM_ROW,    /* a row of CTAs shares each datablock */
     LADM_COL,    /* a column of CTAs shares each datablock */
-    LADM_OTHER   /* every CTA starts at the same datablock */
+    LADM_ITL,    /* intra-thread locality: loops step one element per iteration */
+    LADM_OTHER,  /* every CTA starts at the same datablock */
+    LADM_CLASSES
 } LadmClass;
 
 typedef struct Ladm Ladm;
@@ -93,14 +103,21 @@ LadmClass ladm_class(const Ladm *l, uint64_t vaddr, uint64_t *datablock);
 /* Pass 2, after ladm_schedule: each CTA of the kernel once. */
 void ladm_touch(Ladm *l, const AtsCta *cta);
 
+/* After ladm_schedule: whether the kernel's dominant locality is intra-thread (its
+ * ITL structures outweigh its NL ones and its row- and column-shared ones together),
+ * the kernels for which LADM caches remote data once (section III-E: the host sends
+ * the l2's `once_hint` in their kernel_begin). */
+bool ladm_itl(const Ladm *l);
+
 /* After pass 2: plans every counted page's home in pl (placement_plan). */
 void ladm_place(const Ladm *l, Placement *pl);
 
 /* Both passes over the kernel file at path (accelsim_read.h) for the caller: the
  * dispatcher gets the schedule in *map (pl NULL: one pass only), the host plans the
- * kernel's pages in pl (map may be NULL). False with the reader's one-line error. */
+ * kernel's pages in pl and gets ladm_itl in *itl (map and itl may be NULL). False
+ * with the reader's one-line error. */
 bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
-                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, Placement *pl,
-                      SimError *err);
+                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, bool *itl,
+                      Placement *pl, SimError *err);
 
 #endif

@@ -19,8 +19,8 @@ static bool one_pass(AtsReader *r, Ladm *l, void (*pass)(Ladm *, const AtsCta *)
 }
 
 bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
-                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, Placement *pl,
-                      SimError *err)
+                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, bool *itl,
+                      Placement *pl, SimError *err)
 {
     AtsKernelInfo info;
     AtsReader *r = ats_reader_open(path, &info, err);
@@ -35,6 +35,9 @@ bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
     CtaMap local;
     bool ok =
         one_pass(r, l, ladm_observe, err) && ladm_schedule(l, map ? map : &local, err);
+    if (ok && itl) {
+        *itl = ladm_itl(l);
+    }
     if (ok && pl) {
         r = ats_reader_open(path, &info, err);
         ok = r && one_pass(r, l, ladm_touch, err);

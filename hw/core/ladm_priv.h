@@ -17,8 +17,17 @@ typedef struct LadmStruct {
     uint64_t gcd;         /* of the differences of the starts from first_start */
     IdMap rows, cols;     /* 2-D grids: row (y + z gy) or column (x) -> its CTAs' start */
     bool row_differs, col_differs; /* a row (column) has two starts; map freed */
-    LadmClass cls;                 /* set by ladm_schedule */
+    uint64_t moves; /* a lane's access at a PC moved from its previous one there */
+    uint64_t steps; /* ... by exactly its width (one element forward) */
+    LadmClass cls;  /* set by ladm_schedule */
 } LadmStruct;
+
+/* One memory PC of the warp being observed: each lane's last address there. */
+typedef struct LadmPc {
+    uint64_t pc;
+    uint32_t valid; /* lanes with a last address */
+    uint64_t last[ATS_LANES];
+} LadmPc;
 
 struct Ladm {
     uint32_t grid[3];
@@ -29,7 +38,9 @@ struct Ladm {
     LadmStruct *structs; /* owned, sorted by base, disjoint */
     size_t nstructs;
     uint64_t *start; /* owned, per structure: the CTA being observed's start */
-    bool scheduled;
+    LadmPc *pcs;     /* owned: the warp being observed's memory PCs */
+    size_t npcs, cap_pcs, pc_hint;
+    bool scheduled, itl;
     CtaMap sched, rowmap, colmap; /* the kernel's schedule; the two bindings */
     IdMap pages;                  /* page number -> record index */
     uint64_t *last_cta;           /* owned, per record: last counted CTA index + 1 */

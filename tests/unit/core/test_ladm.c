@@ -12,7 +12,8 @@
 #include "kernel/xalloc.h"
 #include "tests/unit/harness.h"
 
-/* A CTA of one warp; cta_access appends one instruction with one address per lane. */
+/* A CTA of one warp; cta_access appends one instruction with one address per lane
+ * (a loop's body repeats its PCs). */
 static AtsCta cta_new(uint32_t x, uint32_t y)
 {
     AtsCta c = {.x = x, .y = y, .z = 0, .nwarps = 1};
@@ -20,11 +21,13 @@ static AtsCta cta_new(uint32_t x, uint32_t y)
     return c;
 }
 
-static void cta_access(AtsCta *c, AtsClass cls, const uint64_t *addrs, int lanes)
+static void cta_access(AtsCta *c, uint64_t pc, AtsClass cls, const uint64_t *addrs,
+                       int lanes)
 {
     AtsWarp *w = &c->warps[0];
     w->inst = xrealloc_array(w->inst, w->ninst + 1, sizeof *w->inst);
-    w->inst[w->ninst++] = (AtsInst){.cls = cls,
+    w->inst[w->ninst++] = (AtsInst){.pc = pc,
+                                    .cls = cls,
                                     .mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1,
                                     .width = 4,
                                     .addr_off = (uint32_t)w->naddrs};
@@ -49,18 +52,18 @@ static AtsCta gemm_cta(uint32_t bx, uint32_t by)
             uint32_t tx = t % 4, ty = t / 4;
             addrs[t] = A + 4 * ((uint64_t)(4 * by + ty) * GEMM_N + 4 * m + tx);
         }
-        cta_access(&c, ATS_LDG, addrs, 16);
+        cta_access(&c, 0x10, ATS_LDG, addrs, 16);
         for (uint32_t t = 0; t < 16; t++) {
             uint32_t tx = t % 4, ty = t / 4;
             addrs[t] = B + 4 * ((uint64_t)(4 * m + ty) * GEMM_N + 4 * bx + tx);
         }
-        cta_access(&c, ATS_LDG, addrs, 16);
+        cta_access(&c, 0x20, ATS_LDG, addrs, 16);
     }
     for (uint32_t t = 0; t < 16; t++) {
         uint32_t tx = t % 4, ty = t / 4;
         addrs[t] = C + 4 * ((uint64_t)(4 * by + ty) * GEMM_N + 4 * bx + tx);
     }
-    cta_access(&c, ATS_STG, addrs, 16);
+    cta_access(&c, 0x30, ATS_STG, addrs, 16);
     return c;
 }
 
@@ -212,7 +215,8 @@ static Placement *run_vecadd(uint32_t ctas, uint32_t iters, uint32_t ngpus, uint
                     for (uint32_t tx = 0; tx < 32; tx++) {
                         addrs[tx] = bases[s] + 4 * (32ull * bx + tx + 32ull * ctas * it);
                     }
-                    cta_access(&c, s < 2 ? ATS_LDG : ATS_STG, addrs, 32);
+                    cta_access(&c, 0x10 * (uint64_t)(s + 1), s < 2 ? ATS_LDG : ATS_STG,
+                               addrs, 32);
                 }
             }
             if (pass == 0) {
@@ -290,6 +294,80 @@ static void test_stride_aware(void)
     ladm_free(l);
 }
 
+static void test_itl_spmv(void)
+{
+    /* CSR SpMV, one row per thread (Table IV SpMV: ITL, kernel-wide), 8 CTAs of 32
+     * threads, 4 nonzeros per row: row r = 32 bx + tx reads P[r] (PC 0x10), then for
+     * m = 0..3 V[4r + m] (0x20), K[4r + m] (0x30) and W[(r + 16m) mod 64] (0x40),
+     * then writes Q[r] (0x50); and a loop-free 3-point stencil reads S[r - 1], S[r],
+     * S[r + 1] (clamped) at PCs 0x60, 0x70, 0x80.
+     * At PC 0x20 each lane moves 3 times, each by 4 B = the width: V is ITL (row 6),
+     * and so is K. At 0x40 the moves are 64 B: W is not; every CTA reaches W[0]
+     * (even CTAs at m = 0, odd ones at m = 2), so W is "other" (row 7). P, Q and S
+     * are accessed once per PC per lane (no move): NL; P and Q start at 128 bx
+     * (datablock 128 B), S at 128 bx - 4 with CTA 0 clamped at 0, so its datablock
+     * is gcd(124, 252, 380, ...) = 4 B. ITL weighs
+     * 2 x 4096 B against NL 1024 + 1024 + 1024: the kernel is ITL (RONCE) and
+     * kernel-wide. */
+    SimError err;
+    const uint64_t P = 0x100000, V = 0x200000, K = 0x300000, W = 0x400000, Q = 0x500000,
+                   S = 0x600000;
+    const uint32_t grid[3] = {8, 1, 1};
+    const LadmAlloc allocs[6] = {{P, 1024}, {V, 4096}, {K, 4096},
+                                 {W, 256},  {Q, 1024}, {S, 1024}};
+    Ladm *l = ladm_new(grid, 2, 1024, allocs, 6, &err);
+    CHECK(l != NULL);
+    for (uint32_t bx = 0; bx < 8; bx++) {
+        AtsCta c = cta_new(bx, 0);
+        uint64_t a[32];
+        for (uint32_t t = 0; t < 32; t++) {
+            a[t] = P + 4 * (32 * bx + t);
+        }
+        cta_access(&c, 0x10, ATS_LDG, a, 32);
+        for (uint32_t m = 0; m < 4; m++) {
+            for (uint32_t t = 0; t < 32; t++) {
+                a[t] = V + 4 * (4 * (32 * bx + t) + m);
+            }
+            cta_access(&c, 0x20, ATS_LDG, a, 32);
+            for (uint32_t t = 0; t < 32; t++) {
+                a[t] = K + 4 * (4 * (32 * bx + t) + m);
+            }
+            cta_access(&c, 0x30, ATS_LDG, a, 32);
+            for (uint32_t t = 0; t < 32; t++) {
+                a[t] = W + 4 * ((32 * bx + t + 16 * m) % 64);
+            }
+            cta_access(&c, 0x40, ATS_LDG, a, 32);
+        }
+        for (uint32_t t = 0; t < 32; t++) {
+            a[t] = Q + 4 * (32 * bx + t);
+        }
+        cta_access(&c, 0x50, ATS_STG, a, 32);
+        for (int d = -1; d <= 1; d++) {
+            for (uint32_t t = 0; t < 32; t++) {
+                int64_t r = (int64_t)(32 * bx + t) + d;
+                a[t] = S + 4 * (uint64_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+            }
+            cta_access(&c, 0x70 + 0x10 * (uint64_t)d, ATS_LDG, a, 32);
+        }
+        ladm_observe(l, &c);
+        ats_cta_free(&c);
+    }
+    CtaMap m;
+    CHECK(ladm_schedule(l, &m, &err));
+    CHECK_EQ_U64(ladm_class(l, V, NULL), LADM_ITL);
+    CHECK_EQ_U64(ladm_class(l, K + 4095, NULL), LADM_ITL);
+    CHECK_EQ_U64(ladm_class(l, W, NULL), LADM_OTHER);
+    uint64_t db;
+    CHECK_EQ_U64(ladm_class(l, P, &db), LADM_NL);
+    CHECK_EQ_U64(db, 128);
+    CHECK_EQ_U64(ladm_class(l, Q, NULL), LADM_NL);
+    CHECK_EQ_U64(ladm_class(l, S, &db), LADM_NL);
+    CHECK_EQ_U64(db, 4);
+    CHECK(ladm_itl(l));
+    CHECK_EQ_U64(m.ladm, CTA_LADM_KERNEL_WIDE);
+    ladm_free(l);
+}
+
 static void test_other_and_outside(void)
 {
     /* Every CTA reads T[0] (a table all threadblocks share: one start, "other", Table
@@ -309,11 +387,11 @@ static void test_other_and_outside(void)
         for (uint32_t i = 0; i < 16; i++) {
             AtsCta c = cta_new(i % 8, i / 8);
             const uint64_t a[3] = {T, 0x9000, R + 4 * (i / 8)};
-            cta_access(&c, ATS_LDG, &a[0], 1);
-            cta_access(&c, ATS_LDG, &a[1], 1);
-            cta_access(&c, ATS_ATOMG, &a[2], 1);
+            cta_access(&c, 0x10, ATS_LDG, &a[0], 1);
+            cta_access(&c, 0x20, ATS_LDG, &a[1], 1);
+            cta_access(&c, 0x30, ATS_ATOMG, &a[2], 1);
             /* Shared and local accesses are not global: never counted. */
-            cta_access(&c, ATS_LDS, &a[2], 1);
+            cta_access(&c, 0x40, ATS_LDS, &a[2], 1);
             if (pass == 0) {
                 ladm_observe(l, &c);
             } else {
@@ -354,7 +432,7 @@ static void test_overlapping_allocations(void)
     for (uint32_t bx = 0; bx < 4; bx++) {
         AtsCta c = cta_new(bx, 0);
         const uint64_t a = X + 128 * bx;
-        cta_access(&c, ATS_LDG, &a, 1);
+        cta_access(&c, 0x10, ATS_LDG, &a, 1);
         ladm_observe(l, &c);
         ats_cta_free(&c);
     }
@@ -399,21 +477,23 @@ static void test_plan_kernel_file(void)
     const LadmAlloc alloc = {X, 512};
     CtaMap m;
     Placement *pl = placement_new(PLACE_LADM, 2, 256, &err);
-    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, pl, &err));
+    bool itl = true;
+    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, &itl, pl, &err));
     CHECK_STR(err.msg, "");
+    CHECK(!itl);
     CHECK_EQ_U64(m.ladm, CTA_LADM_ALIGN);
     CHECK_EQ_U64(m.unit, 2);
     CHECK_EQ_U64(home(pl, X), 0);
     CHECK_EQ_U64(home(pl, X + 256), 1);
     placement_free(pl);
     /* The schedule alone (one pass), and a missing file: the reader's error. */
-    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, NULL, &err));
+    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, NULL, NULL, &err));
     CHECK_EQ_U64(m.unit, 2);
     char missing[300];
     snprintf(missing, sizeof missing, "%s/kernel-9.traceg", tmpdir);
-    CHECK(!ladm_plan_kernel(missing, 2, 256, &alloc, 1, &m, NULL, &err));
+    CHECK(!ladm_plan_kernel(missing, 2, 256, &alloc, 1, &m, NULL, NULL, &err));
     CHECK(strstr(err.msg, "kernel-9.traceg") != NULL);
-    CHECK(!ladm_plan_kernel(path, 0, 256, &alloc, 1, &m, NULL, &err));
+    CHECK(!ladm_plan_kernel(path, 0, 256, &alloc, 1, &m, NULL, NULL, &err));
     CHECK(strncmp(err.msg, path, strlen(path)) == 0);
     unlink(path);
 }
@@ -441,6 +521,7 @@ int main(void)
     RUN(test_order_does_not_matter);
     RUN(test_vecadd_align_aware);
     RUN(test_stride_aware);
+    RUN(test_itl_spmv);
     RUN(test_other_and_outside);
     RUN(test_overlapping_allocations);
     RUN(test_plan_kernel_file);
