@@ -68,9 +68,9 @@ static bool plan_kernel(const AtsCmd *cmd, size_t k, const LadmAlloc *allocs,
               pass(cmd->path, l, true, ctas, err);
     if (ok) {
         ladm_place(l, pl);
-        printf("kernel %zu %s grid %u,%u,%u schedule %s unit %" PRIu64 "\n", k, cmd->name,
-               info.grid[0], info.grid[1], info.grid[2], kind_names[m.ladm],
-               m.ladm == CTA_LADM_COL ? 0 : m.unit);
+        printf("kernel %zu %s grid %u,%u,%u schedule %s unit %" PRIu64 " itl %d\n", k,
+               cmd->name, info.grid[0], info.grid[1], info.grid[2], kind_names[m.ladm],
+               m.ladm == CTA_LADM_COL ? 0 : m.unit, ladm_itl(l));
         for (size_t i = 0; i < nallocs; i++) {
             uint64_t db;
             LadmClass c = ladm_class(l, allocs[i].base, &db);
