@@ -62,6 +62,7 @@ Ladm *ladm_new(const uint32_t grid[3], uint32_t ngpus, uint64_t page,
     if (!cta_map_init(&probe, CTA_LADM, grid, ngpus, err)) {
         return NULL;
     }
+    /* The GPU count and page size follow placement.h's rules: checked by making one. */
     Placement *check = placement_new(PLACE_LADM, ngpus, page, err);
     if (!check) {
         return NULL;
@@ -77,6 +78,10 @@ Ladm *ladm_new(const uint32_t grid[3], uint32_t ngpus, uint64_t page,
     l->two_d = grid[0] > 1 && (uint64_t)grid[1] * grid[2] > 1;
     make_structs(l, allocs, nallocs);
     l->start = xcalloc(l->nstructs ? l->nstructs : 1, sizeof *l->start);
+    l->hit = xcalloc(l->nstructs ? l->nstructs : 1, sizeof *l->hit);
+    for (size_t k = 0; k < l->nstructs; k++) {
+        l->start[k] = UINT64_MAX;
+    }
     idmap_init(&l->pages);
     return l;
 }
@@ -92,6 +97,7 @@ void ladm_free(Ladm *l)
     }
     free(l->structs);
     free(l->start);
+    free(l->hit);
     free(l->pcs);
     idmap_destroy(&l->pages);
     free(l->last_cta);
@@ -182,6 +188,9 @@ static void observe_inst(Ladm *l, const AtsWarp *warp, const AtsInst *in)
         if (s == LADM_NONE) {
             continue;
         }
+        if (l->start[s] == UINT64_MAX) {
+            l->hit[l->nhit++] = s;
+        }
         if (a < l->start[s]) {
             l->start[s] = a;
         }
@@ -194,9 +203,7 @@ static void observe_inst(Ladm *l, const AtsWarp *warp, const AtsInst *in)
 
 void ladm_observe(Ladm *l, const AtsCta *cta)
 {
-    for (size_t s = 0; s < l->nstructs; s++) {
-        l->start[s] = UINT64_MAX;
-    }
+    l->nhit = 0;
     for (size_t w = 0; w < cta->nwarps; w++) {
         const AtsWarp *warp = &cta->warps[w];
         l->npcs = 0;
@@ -208,12 +215,10 @@ void ladm_observe(Ladm *l, const AtsCta *cta)
         }
     }
     uint64_t row = cta->y + (uint64_t)cta->z * l->grid[1];
-    for (size_t k = 0; k < l->nstructs; k++) {
-        LadmStruct *s = &l->structs[k];
-        uint64_t st = l->start[k];
-        if (st == UINT64_MAX) {
-            continue;
-        }
+    for (size_t h = 0; h < l->nhit; h++) {
+        LadmStruct *s = &l->structs[l->hit[h]];
+        uint64_t st = l->start[l->hit[h]];
+        l->start[l->hit[h]] = UINT64_MAX;
         if (!s->touched) {
             s->touched = true;
             s->first_start = st;

@@ -37,8 +37,11 @@ struct Ladm {
     bool two_d;          /* gx > 1 and gy gz > 1 */
     LadmStruct *structs; /* owned, sorted by base, disjoint */
     size_t nstructs;
-    uint64_t *start; /* owned, per structure: the CTA being observed's start */
-    LadmPc *pcs;     /* owned: the warp being observed's memory PCs */
+    uint64_t *start; /* owned, per structure: the CTA being observed's start, or
+                        UINT64_MAX while it has touched none */
+    size_t *hit;     /* owned: the structures the CTA being observed touched */
+    size_t nhit;
+    LadmPc *pcs; /* owned: the warp being observed's memory PCs */
     size_t npcs, cap_pcs, pc_hint;
     bool scheduled, itl;
     CtaMap sched, rowmap, colmap; /* the kernel's schedule; the two bindings */
