@@ -100,7 +100,6 @@ void ladm_free(Ladm *l)
     free(l->hit);
     free(l->pcs);
     idmap_destroy(&l->pages);
-    free(l->last_cta);
     free(l->binding);
     free(l->counts);
     free(l);

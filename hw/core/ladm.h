@@ -31,7 +31,7 @@
  * so that every GPU gets a batch; otherwise kernel-wide (rows 6, 7).
  *
  * Placement (section III-D1): every page of an NL, row- or column-shared structure
- * goes to the GPU that runs the most distinct CTAs touching it under the binding the
+ * goes to the GPU whose CTAs make the most lane accesses to it under the binding the
  * structure asks for: the kernel's schedule for NL (stride-aware: a threadblock's
  * datablocks with it), row-binding for row-shared (row-based placement), column-
  * binding for column-shared (column-based placement), even when the kernel's schedule
@@ -47,6 +47,8 @@
  *   counts under the bindings, then ladm_place). Memory: per structure one start per
  *   grid row and column seen, per touched page N counters, per memory PC of the warp
  *   being observed 32 addresses; never per instruction of the trace.
+ * - Pages count lane accesses, not CTAs: a page that one GPU's CTAs use heavily and
+ *   other GPUs' CTAs touch once (a banded gather, a halo) stays with the heavy user.
  * - A start that depends on data (X[Y[i]]) and differs between CTAs looks like NL:
  *   the trace shows addresses, not how they were computed. Such a kernel gets the
  *   align-aware schedule (contiguous, cut at batch boundaries) and affinity placement.

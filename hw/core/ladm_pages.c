@@ -1,6 +1,7 @@
 /* LADM's pass 2 (ladm.h): per page touched in an NL, row- or column-shared structure,
- * how many distinct CTAs of each GPU touch it under the structure's binding, and the
- * home that follows (the most CTAs; ties from page number mod N on). */
+ * how many lane accesses the CTAs of each GPU make to it under the structure's
+ * binding, and the home that follows (the most accesses; ties from page number mod N
+ * on). */
 #include <assert.h>
 #include <string.h>
 
@@ -17,12 +18,10 @@ static size_t page_record(Ladm *l, uint64_t pn, LadmClass cls)
     }
     if (l->nrec == l->caprec) {
         l->caprec = l->caprec ? 2 * l->caprec : 64;
-        l->last_cta = xrealloc_array(l->last_cta, l->caprec, sizeof *l->last_cta);
         l->binding = xrealloc_array(l->binding, l->caprec, sizeof *l->binding);
         l->counts = xrealloc_array(l->counts, l->caprec * l->ngpus, sizeof *l->counts);
     }
     r = l->nrec++;
-    l->last_cta[r] = 0;
     l->binding[r] = (uint8_t)cls;
     memset(&l->counts[r * l->ngpus], 0, l->ngpus * sizeof *l->counts);
     idmap_insert(&l->pages, pn, r);
@@ -51,10 +50,6 @@ void ladm_touch(Ladm *l, const AtsCta *cta)
                     continue;
                 }
                 size_t r = page_record(l, a >> l->page_shift, cls);
-                if (l->last_cta[r] == i + 1) {
-                    continue;
-                }
-                l->last_cta[r] = i + 1;
                 uint32_t g = l->binding[r] == LADM_NL    ? g_sched
                              : l->binding[r] == LADM_ROW ? g_row
                                                          : g_col;

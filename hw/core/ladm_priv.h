@@ -46,9 +46,8 @@ struct Ladm {
     bool scheduled, itl;
     CtaMap sched, rowmap, colmap; /* the kernel's schedule; the two bindings */
     IdMap pages;                  /* page number -> record index */
-    uint64_t *last_cta;           /* owned, per record: last counted CTA index + 1 */
     uint8_t *binding;             /* owned, per record: LadmClass of its structure */
-    uint64_t *counts;             /* owned, per record ngpus counters of CTAs */
+    uint64_t *counts;             /* owned, per record ngpus counters of lane accesses */
     size_t nrec, caprec;
 };
 

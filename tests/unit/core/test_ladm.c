@@ -368,6 +368,55 @@ static void test_itl_spmv(void)
     ladm_free(l);
 }
 
+static void test_page_home_weighs_accesses(void)
+{
+    /* 4 CTAs read their own 256 B page of X (2 x 32 lanes), and CTAs 2, 3 also read
+     * one word of page 0. Starts X, X + 256, X + 4, X + 4: NL, datablock
+     * gcd(256, 4) = 4, batch min(256 / 4, floor(4 / 2)) = 2: CTAs 0, 1 on GPU 0, 2, 3
+     * on GPU 1. Page 0: 64 accesses from GPU 0, 2 from GPU 1 (by CTAs: 1 against 2):
+     * GPU 0. Pages 2, 3 on GPU 1. */
+    SimError err;
+    const uint32_t grid[3] = {4, 1, 1};
+    const LadmAlloc alloc = {X, 1024};
+    Ladm *l = ladm_new(grid, 2, 256, &alloc, 1, &err);
+    CHECK(l != NULL);
+    CtaMap m;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t bx = 0; bx < 4; bx++) {
+            AtsCta c = cta_new(bx, 0);
+            uint64_t a[32];
+            for (uint32_t h = 0; h < 2; h++) {
+                for (uint32_t t = 0; t < 32; t++) {
+                    a[t] = X + 256 * bx + 128 * h + 4 * t;
+                }
+                cta_access(&c, 0x10 + 0x10 * h, ATS_LDG, a, 32);
+            }
+            if (bx >= 2) {
+                a[0] = X + 4;
+                cta_access(&c, 0x30, ATS_LDG, a, 1);
+            }
+            if (pass == 0) {
+                ladm_observe(l, &c);
+            } else {
+                ladm_touch(l, &c);
+            }
+            ats_cta_free(&c);
+        }
+        if (pass == 0) {
+            CHECK(ladm_schedule(l, &m, &err));
+        }
+    }
+    CHECK_EQ_U64(m.ladm, CTA_LADM_ALIGN);
+    CHECK_EQ_U64(m.unit, 2);
+    Placement *pl = placement_new(PLACE_LADM, 2, 256, &err);
+    ladm_place(l, pl);
+    CHECK_EQ_U64(home(pl, X), 0);
+    CHECK_EQ_U64(home(pl, X + 512), 1);
+    CHECK_EQ_U64(home(pl, X + 768), 1);
+    placement_free(pl);
+    ladm_free(l);
+}
+
 static void test_other_and_outside(void)
 {
     /* Every CTA reads T[0] (a table all threadblocks share: one start, "other", Table
@@ -522,6 +571,7 @@ int main(void)
     RUN(test_vecadd_align_aware);
     RUN(test_stride_aware);
     RUN(test_itl_spmv);
+    RUN(test_page_home_weighs_accesses);
     RUN(test_other_and_outside);
     RUN(test_overlapping_allocations);
     RUN(test_plan_kernel_file);
