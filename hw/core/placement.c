@@ -1,6 +1,7 @@
 /* Placement of trace memory (SPEC.md 6.5). One idmap from page number to the page's
  * home (low 16 bits) and frame (the rest); a page is looked up once per access and its
- * home computed only at its first use, so a linear scan of the allocations is enough. */
+ * home computed only at its first use, so a linear scan of the allocations is enough.
+ * LADM's planned homes wait in a second idmap until the page's first use. */
 #include "hw/core/placement.h"
 
 #include <assert.h>
@@ -24,6 +25,7 @@ struct Placement {
     uint64_t page;
     unsigned page_shift;
     IdMap pages;          /* page number -> frame << PLACE_HOME_BITS | home */
+    IdMap planned;        /* ladm: page number -> planned home, until first use */
     uint64_t *next_frame; /* per home; owned */
     PlaceAlloc *allocs;   /* owned, in the order added */
     size_t nallocs, cap_allocs;
@@ -49,6 +51,7 @@ Placement *placement_new(PlacePolicy policy, uint32_t ngpus, uint64_t page, SimE
         pl->page_shift++;
     }
     idmap_init(&pl->pages);
+    idmap_init(&pl->planned);
     pl->next_frame = xcalloc(ngpus, sizeof *pl->next_frame);
     return pl;
 }
@@ -59,6 +62,7 @@ void placement_free(Placement *pl)
         return;
     }
     idmap_destroy(&pl->pages);
+    idmap_destroy(&pl->planned);
     free(pl->next_frame);
     free(pl->allocs);
     free(pl);
@@ -71,14 +75,17 @@ bool placement_parse_policy(const char *name, PlacePolicy *policy, SimError *err
         PlacePolicy policy;
     } names[] = {{"interleave", PLACE_INTERLEAVE},
                  {"split", PLACE_SPLIT},
-                 {"first_touch", PLACE_FIRST_TOUCH}};
+                 {"first_touch", PLACE_FIRST_TOUCH},
+                 {"ladm", PLACE_LADM}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         if (strcmp(name, names[k].name) == 0) {
             *policy = names[k].policy;
             return true;
         }
     }
-    return sim_error_set(err, "unknown placement \"%s\" (interleave, split, first_touch)",
+    return sim_error_set(err,
+                         "unknown placement \"%s\" (interleave, split, first_touch, "
+                         "ladm)",
                          name);
 }
 
@@ -127,6 +134,15 @@ static uint32_t split_home(const Placement *pl, uint64_t pn)
     return (uint32_t)((PlaceWide)(best_addr - best->base) * pl->ngpus / best->bytes);
 }
 
+void placement_plan(Placement *pl, uint64_t vaddr, uint32_t home)
+{
+    assert(home < pl->ngpus);
+    uint64_t pn = vaddr >> pl->page_shift;
+    if (!idmap_get(&pl->pages, pn, NULL)) {
+        idmap_insert(&pl->planned, pn, home);
+    }
+}
+
 PlaceAddr placement_translate(Placement *pl, uint64_t vaddr, uint32_t gpu)
 {
     assert(gpu < pl->ngpus);
@@ -142,6 +158,12 @@ PlaceAddr placement_translate(Placement *pl, uint64_t vaddr, uint32_t gpu)
         case PLACE_FIRST_TOUCH:
             home = gpu;
             break;
+        case PLACE_LADM: {
+            uint64_t planned;
+            home = idmap_remove(&pl->planned, pn, &planned) ? (uint32_t)planned
+                                                            : split_home(pl, pn);
+            break;
+        }
         default:
             home = (uint32_t)(pn % pl->ngpus);
             break;

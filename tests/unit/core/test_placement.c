@@ -120,6 +120,34 @@ static void test_first_touch(void)
     placement_free(pl);
 }
 
+static void test_ladm_plans(void)
+{
+    /* ladm: a planned page goes to its planned home; the first plan wins; a page
+     * without a plan is placed as under split (64 KiB at 0x10000 on 4 GPUs: 16 KiB
+     * parts, 0x1b000 -> part 2; 0x6000 outside -> page 6 mod 4 = 2). */
+    SimError err;
+    Placement *pl = make(PLACE_LADM, 4, 4096);
+    CHECK(placement_add_alloc(pl, 0x10000, 0x10000, &err));
+    placement_plan(pl, 0x10fff, 3);
+    placement_plan(pl, 0x10000, 1);
+    placement_plan(pl, 0x5000, 2);
+    PlaceAddr a = placement_translate(pl, 0x10010, 0);
+    CHECK_EQ_U64(a.home, 3);
+    CHECK_EQ_U64(a.paddr, 0x10);
+    CHECK_EQ_U64(placement_translate(pl, 0x5000, 0).home, 2);
+    CHECK_EQ_U64(placement_translate(pl, 0x1b000, 0).home, 2);
+    CHECK_EQ_U64(placement_translate(pl, 0x6000, 0).home, 2);
+    /* A page placed before its plan keeps its home: 0x1b000 stays on 2 (frame 1 of
+     * home 2, after 0x5000), 0x10000 on 3. */
+    placement_plan(pl, 0x1b000, 0);
+    placement_plan(pl, 0x10000, 0);
+    a = placement_translate(pl, 0x1b004, 1);
+    CHECK_EQ_U64(a.home, 2);
+    CHECK_EQ_U64(a.paddr, 0x1004);
+    CHECK_EQ_U64(placement_translate(pl, 0x10000, 1).home, 3);
+    placement_free(pl);
+}
+
 static void test_page_size(void)
 {
     /* 2 MiB pages on 4 GPUs: 0x7f0000003000 is page 0x3f80000, mod 4 = 0; 0x600000 is
@@ -146,8 +174,11 @@ static void test_bad_input(void)
     PlacePolicy p;
     CHECK(placement_parse_policy("first_touch", &p, &err));
     CHECK_EQ_U64(p, PLACE_FIRST_TOUCH);
-    CHECK(!placement_parse_policy("ladm", &p, &err));
-    CHECK_STR(err.msg, "unknown placement \"ladm\" (interleave, split, first_touch)");
+    CHECK(placement_parse_policy("ladm", &p, &err));
+    CHECK_EQ_U64(p, PLACE_LADM);
+    CHECK(!placement_parse_policy("ladm2", &p, &err));
+    CHECK_STR(err.msg,
+              "unknown placement \"ladm2\" (interleave, split, first_touch, ladm)");
 }
 
 int main(void)
@@ -158,6 +189,7 @@ int main(void)
     RUN(test_split_page_straddles_parts);
     RUN(test_split_two_allocations);
     RUN(test_first_touch);
+    RUN(test_ladm_plans);
     RUN(test_page_size);
     RUN(test_bad_input);
     return harness_report();
