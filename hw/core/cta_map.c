@@ -133,5 +133,10 @@ uint64_t cta_map_rank(const CtaMap *m, uint64_t i)
     if (m->policy == CTA_ROUND_ROBIN) {
         return i / m->ngpus;
     }
-    return i - contiguous_first(m, cta_map_gpu(m, i));
+    uint32_t g = cta_map_gpu(m, i);
+    if (is_column(m)) {
+        uint64_t c0 = first_column(m, g), width = first_column(m, g + 1) - c0;
+        return (i / m->grid[0]) * width + i % m->grid[0] - c0;
+    }
+    return i - first_index(m, g);
 }

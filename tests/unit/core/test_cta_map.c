@@ -187,8 +187,8 @@ static void test_ladm_column_binding(void)
 
 static void test_ladm_lists_agree_with_gpu(void)
 {
-    /* Every CTA is in exactly the list of its GPU, in increasing order, for every
-     * LADM scheduler, including fewer rows or columns than GPUs. */
+    /* Every CTA is in exactly the list of its GPU, in increasing order, at its rank,
+     * for every LADM scheduler, including fewer rows or columns than GPUs. */
     static const CtaLadm kinds[4] = {CTA_LADM_KERNEL_WIDE, CTA_LADM_ALIGN, CTA_LADM_ROW,
                                      CTA_LADM_COL};
     static const uint32_t grids[3][3] = {{7, 5, 3}, {3, 2, 1}, {50, 1, 1}};
@@ -203,6 +203,7 @@ static void test_ladm_lists_agree_with_gpu(void)
                     uint64_t i = cta_map_nth(&m, g, j);
                     CHECK(i < m.total);
                     CHECK_EQ_U64(cta_map_gpu(&m, i), g);
+                    CHECK_EQ_U64(cta_map_rank(&m, i), j);
                     CHECK(j == 0 || i > cta_map_nth(&m, g, j - 1));
                     seen++;
                 }
