@@ -5,7 +5,8 @@
  *   mem and answers at once with ctas = the CTAs the sm holds (sm_occupancy).
  * - cta: decodes the CTA, keeps it (owned until it ends) and hands it to the
  *   scheduler under the index of its record; answered when the scheduler reports it
- *   ended (its warps ended, its loads answered).
+ *   ended (its warps ended, its loads answered). The answer is made at once and the
+ *   request, with its encoded CTA, dropped, so a resident CTA is held once.
  * - finish: answered once no CTA is resident and every request on mem is answered;
  *   release then kernel_end are queued on mem first; insts = the warp instructions
  *   issued since the launch. Posted writes (param `posted`) have no answer, so a
@@ -109,7 +110,9 @@ static void sm_ctl_cta(Sm *s, Txn *t)
         return;
     }
     c->used = true;
-    c->req = t;
+    c->resp = txn_new_response(s->base.sim, t);
+    c->resp->status = TXN_STATUS_OK;
+    txn_unref(t);
     if (s->resident++ == 0) {
         s->busy_since = sim_now(s->base.sim);
     }
@@ -134,8 +137,7 @@ void sm_ctl_progress(Sm *s)
     uint32_t tag;
     while (sm_sched_take_done(s->sched, &tag)) {
         SmCtaRec *c = &s->ctas[tag];
-        sm_answer(s, c->req, TXN_STATUS_OK, 0, 0);
-        txn_unref(c->req);
+        (void)egress_push(&s->ctlq, c->resp, 0);
         ats_cta_free(&c->cta);
         *c = (SmCtaRec){0};
         (*s->ctas_done)++;
@@ -205,7 +207,7 @@ void sm_ctl_clear(Sm *s)
     for (uint64_t i = 0; i < s->max_ctas; i++) {
         SmCtaRec *c = &s->ctas[i];
         if (c->used) {
-            txn_unref(c->req);
+            txn_unref(c->resp);
             ats_cta_free(&c->cta);
             *c = (SmCtaRec){0};
         }

@@ -44,12 +44,12 @@ typedef struct SmMemRec {
     bool load;      /* report the last answer with sm_sched_load_done */
 } SmMemRec;
 
-/* A resident CTA: its instructions (owned) and the cta request to answer (owned
- * reference). */
+/* A resident CTA: its instructions (owned) and the answer to its cta request, sent
+ * when it ends (owned). */
 typedef struct SmCtaRec {
     bool used;
     AtsCta cta;
-    Txn *req;
+    Txn *resp;
 } SmCtaRec;
 
 typedef struct Sm {
