@@ -49,6 +49,7 @@ static const char *const sm_policies[] = {"gto", "lrr", NULL};
     }
 
 static const char *const sm_fill_choices[] = FILL_CHOICES;
+static const char *const sm_flush_choices[] = {"posted", "writes", NULL};
 
 static const ParamDef sm_params[] = {
     {.key = "schedulers",
@@ -129,6 +130,13 @@ static const ParamDef sm_params[] = {
      .type = PT_BOOL,
      .def = "true",
      .doc = "check every read response against the trace (a trace-driven run only)"},
+    {.key = "flush",
+     .offset = offsetof(Sm, flush),
+     .type = PT_ENUM,
+     .def = "posted",
+     .choices = sm_flush_choices,
+     .doc = "writes a finish waits for with a flush read per GPU: posted, or all writes"
+            " (a write-back cache on the path, DualOpt's RDMA$)"},
     {.key = "fill",
      .offset = offsetof(Sm, fill),
      .type = PT_ENUM,

@@ -16,7 +16,10 @@
  *   to in the kernel, at the last address it posted there, and answers finish when
  *   they return. A read does not pass a posted write on its path (PCIe's ordering
  *   rule, kept by every block on the write path: each is in order), so its answer
- *   means the writes before it have landed.
+ *   means the writes before it have landed. With `flush` = writes every write counts,
+ *   for a path whose write-back cache answers writes before they reach their home
+ *   (DualOpt's RDMA$ writes its dirty lines back at kernel_end and holds later
+ *   requests until they are acknowledged, so the flush read returns after them).
  * - Anything malformed or out of place (a launch inside a kernel, a cta or finish
  *   outside one, a CTA beyond max_ctas or the free warp slots, a memory instruction
  *   of width 0 or above 128 bytes) is answered with status generic_error and counted

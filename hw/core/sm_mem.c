@@ -157,7 +157,8 @@ static void sm_send(Sm *s, Txn *t, uint32_t ri, uint64_t cycle)
         s->recs[ri].left++;
     }
     (*(t->cmd == TXN_READ ? s->reads : t->cmd == TXN_WRITE ? s->writes : s->atomics))++;
-    if (t->posted && t->dst >= 0 && t->dst < 64) {
+    bool flushed = t->posted || (t->cmd == TXN_WRITE && s->flush == SM_FLUSH_WRITES);
+    if (flushed && t->dst >= 0 && t->dst < 64) {
         s->posted_gpus |= 1ull << t->dst;
         s->posted_last[t->dst] = t->addr;
     }

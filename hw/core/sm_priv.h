@@ -36,6 +36,9 @@ enum {
 #define SM_XLAT_PENDING 1u
 
 /* One memory instruction with transactions outstanding. */
+/* Which writes a finish flushes with a read (param `flush`). */
+enum { SM_FLUSH_POSTED, SM_FLUSH_WRITES };
+
 typedef struct SmMemRec {
     uint32_t slot;  /* warp slot (sm_sched) */
     size_t inst;    /* instruction index in the warp */
@@ -64,6 +67,7 @@ typedef struct Sm {
     uint64_t page;
     unsigned page_shift; /* log2(page) */
     bool check;          /* the data check (sm_check.c) */
+    int flush;           /* SM_FLUSH_POSTED or SM_FLUSH_WRITES (sm_ctl.c) */
     int fill;            /* FillKind of the memories */
     /* ports and queues */
     Port *mem, *ctl;
@@ -96,9 +100,9 @@ typedef struct Sm {
     CoreLaunch launch;
     uint64_t kernel_insts;
     Txn *finish_req; /* owned reference while the finish waits */
-    /* posted writes of the kernel: bit g = some went to GPU g (GPUs < 64, as the
-     * platform's), the last one's address per GPU; flushed: the flush reads of the
-     * finish are out (sm_ctl.c) */
+    /* writes of the kernel that the finish flushes (`flush`): bit g = some went to
+     * GPU g (GPUs < 64, as the platform's), the last one's address per GPU; flushed:
+     * the flush reads of the finish are out (sm_ctl.c) */
     uint64_t posted_gpus;
     uint64_t posted_last[64];
     bool flushed;

@@ -9,9 +9,12 @@
 2. Every shipped platform runs two tracegen traces (a producer/consumer pair of
    kernels sharing data, and SpMV): exit 0, no model error (the sm's data check
    included), every kernel and CTA ended, warp instructions as the reference counts.
-3. The check can fail: SMs told to expect zero-filled memory (the memories hold the
+3. DualOpt with its decision forced to each mode (the RDMA$ in cache mode holds
+   dirty remote lines until kernel_end) runs the producer/consumer pair with no
+   model error.
+4. The check can fail: SMs told to expect zero-filled memory (the memories hold the
    hash fill) count data errors, and the run fails.
-4. The same run twice gives byte-identical stats apart from the `host` object.
+5. The same run twice gives byte-identical stats apart from the `host` object.
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -115,6 +118,19 @@ def platforms(mgtlm, root, tmp):
     return traces
 
 
+def dualopt_modes(mgtlm, root, tmp, traces):
+    for mode in ("none", "coalesce", "cache"):
+        what = "prodcons on gpu4-dualopt, mode " + mode
+        doc, why = run(mgtlm, os.path.join(root, "platforms", "gpu4-dualopt.json"),
+                       traces["prodcons"][0], os.path.join(tmp, "m.json"), "--set",
+                       "gpu*.decision.mode=" + mode)
+        check(doc is not None, what + ": " + why)
+        if doc is not None:
+            s = doc["stats"]
+            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            check(not bad, "%s: model errors %s" % (what, bad))
+
+
 def wrong_fill(mgtlm, root, tmp, traces):
     doc, why = run(mgtlm, os.path.join(root, "platforms", "gpu4-baseline.json"),
                    traces["spmv"][0], os.path.join(tmp, "w.json"), "--set",
@@ -145,6 +161,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         public(mgtlm, root, tmp)
         traces = platforms(mgtlm, root, tmp)
+        dualopt_modes(mgtlm, root, tmp, traces)
         wrong_fill(mgtlm, root, tmp, traces)
         determinism(mgtlm, root, tmp, traces)
     print("%d failed checks" % len(FAILS))
