@@ -1,8 +1,8 @@
 /* Per-kernel tally of an Accel-Sim trace for `mgtlm trace-info` (see trace_tally.h).
- * The kernel is read one CTA at a time (hw/core/accelsim_read.h), so the tally of a
- * trace of any length needs the memory of one CTA. A line request is counted per
- * distinct 128 B line per instruction: the number of requests SPEC.md 6.3 sends, each
- * carrying the sectors it touches. */
+ * The kernel is read one CTA at a time, in place (ats_reader_view: nothing is kept),
+ * so the tally of a trace of any length needs the memory of one CTA. A line request is
+ * counted per distinct 128 B line per instruction: the number of requests SPEC.md 6.3
+ * sends, each carrying the sectors it touches. */
 #include "trace_tally.h"
 
 #include <string.h>
@@ -59,12 +59,11 @@ bool trace_tally_kernel(const char *path, TraceTally *t, SimError *err)
     if (!r) {
         return false;
     }
-    AtsCta cta;
+    const AtsCta *cta;
     bool got;
     bool ok;
-    while ((ok = ats_reader_next(r, &cta, &got, err)) && got) {
-        tally_cta(t, &cta);
-        ats_cta_free(&cta);
+    while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
+        tally_cta(t, cta);
     }
     t->unknown = ats_reader_unknown(r);
     ats_reader_close(r);
