@@ -147,6 +147,41 @@ INST_HOT const char *inst_hex(const char *s, uint64_t *v)
     return s + 8 + n;
 }
 
+/* ats_scan_u64(s, false, v) for s inside a padded line: up to 3 digits (counts,
+ * registers, widths) without a loop; longer numbers digit by digit. */
+INST_HOT const char *inst_dec(const char *s, uint64_t *v)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned d0 = u[0] - '0', d1 = u[1] - '0', d2 = u[2] - '0', d3 = u[3] - '0';
+    if (d0 > 9) {
+        return NULL;
+    }
+    if (d1 > 9) {
+        *v = d0;
+        return s + 1;
+    }
+    if (d2 > 9) {
+        *v = d0 * 10 + d1;
+        return s + 2;
+    }
+    if (d3 > 9) {
+        *v = d0 * 100 + d1 * 10 + d2;
+        return s + 3;
+    }
+    return ats_scan_u64(s, false, v);
+}
+
+/* The offset of the first blank or NUL in the 8 bytes w (first byte lowest), 8 if none:
+ * each test finds its first matching byte exactly, so the lowest of the three is. */
+INST_HOT unsigned inst_end8(uint64_t w)
+{
+    uint64_t sp = w ^ INST_ONES * ' ', tab = w ^ INST_ONES * '\t';
+    uint64_t hit =
+        ((w - INST_ONES) & ~w) | ((sp - INST_ONES) & ~sp) | ((tab - INST_ONES) & ~tab);
+    hit &= INST_HIGH;
+    return hit ? (unsigned)__builtin_ctzll(hit) / 8 : 8;
+}
+
 /* The next field as a whole unsigned number (hexadecimal when hex) of at most max. */
 INST_HOT bool inst_number(InstCur *c, const char *what, int lane, bool hex, uint64_t max,
                           const char *form, uint64_t *v, SimError *err)
@@ -154,7 +189,7 @@ INST_HOT bool inst_number(InstCur *c, const char *what, int lane, bool hex, uint
     if (!inst_field_at(c)) {
         return inst_missing(c, what, lane, err);
     }
-    const char *end = hex ? inst_hex(c->p, v) : ats_scan_u64(c->p, false, v);
+    const char *end = hex ? inst_hex(c->p, v) : inst_dec(c->p, v);
     if (!end || !(inst_blank(*end) || *end == '\0') || *v > max) {
         return inst_bad(c, what, lane, c->p, form, err);
     }
@@ -191,7 +226,7 @@ INST_HOT bool inst_regs(InstCur *c, const char *count, const char *reg, uint8_t 
             return inst_missing(c, reg, -1, err);
         }
         uint64_t r = 0;
-        const char *end = c->p[0] == 'R' ? ats_scan_u64(c->p + 1, false, &r) : NULL;
+        const char *end = c->p[0] == 'R' ? inst_dec(c->p + 1, &r) : NULL;
         if (!end || !(inst_blank(*end) || *end == '\0') || r > 255) {
             return inst_bad(c, reg, -1, c->p, "R0 to R255", err);
         }
@@ -201,7 +236,24 @@ INST_HOT bool inst_regs(InstCur *c, const char *count, const char *reg, uint8_t 
     return true;
 }
 
-INST_HOT bool inst_reserve(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
+/* Room in wb for one more instruction. */
+INST_HOT bool inst_reserve_inst(AtsWarpBuf *wb, AtsWhere at, SimError *err)
+{
+    AtsWarp *w = wb->warp;
+    if (w->ninst == wb->inst_cap) {
+        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
+        AtsInst *in = realloc(w->inst, cap * sizeof *in);
+        if (!in) {
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
+        }
+        w->inst = in;
+        wb->inst_cap = cap;
+    }
+    return true;
+}
+
+/* Room in wb for more addresses. */
+INST_HOT bool inst_reserve_addrs(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
 {
     AtsWarp *w = wb->warp;
     if (w->naddrs + more > wb->addr_cap) {
@@ -215,15 +267,6 @@ INST_HOT bool inst_reserve(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *e
         }
         w->addrs = a;
         wb->addr_cap = cap;
-    }
-    if (w->ninst == wb->inst_cap) {
-        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
-        AtsInst *in = realloc(w->inst, cap * sizeof *in);
-        if (!in) {
-            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
-        }
-        w->inst = in;
-        wb->inst_cap = cap;
     }
     return true;
 }
@@ -353,21 +396,28 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
                     bool *unknown, AtsWhere at, SimError *err)
 {
     InstCur c = {.p = line, .at = at};
-    AtsInst in = {0};
+    /* filled in place (a copy of a struct just written byte by byte would wait for
+     * those stores); counted in the warp at the end only */
+    if (!inst_reserve_inst(wb, at, err)) {
+        return false;
+    }
+    AtsWarp *w = wb->warp;
+    AtsInst *in = &w->inst[w->ninst];
+    *in = (AtsInst){0};
     uint64_t v = 0;
     if (k->lineinfo && inst_field_at(&c)) {
         if (!inst_number(&c, "line number", -1, false, UINT32_MAX, "decimal", &v, err)) {
             return false;
         }
-        in.line = (uint32_t)v;
+        in->line = (uint32_t)v;
     }
-    if (!inst_number(&c, "PC", -1, true, UINT64_MAX, "hexadecimal", &in.pc, err) ||
+    if (!inst_number(&c, "PC", -1, true, UINT64_MAX, "hexadecimal", &in->pc, err) ||
         !inst_number(&c, "mask", -1, true, UINT32_MAX, "hexadecimal, 32 lanes", &v,
                      err)) {
         return false;
     }
-    in.mask = (uint32_t)v;
-    if (!inst_regs(&c, "destination count", "destination register", &in.ndst, in.dst,
+    in->mask = (uint32_t)v;
+    if (!inst_regs(&c, "destination count", "destination register", &in->ndst, in->dst,
                    err)) {
         return false;
     }
@@ -378,14 +428,20 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
     if (!(opcode[0] >= 'A' && opcode[0] <= 'Z')) {
         return inst_bad(&c, "opcode", -1, opcode, "a SASS mnemonic", err);
     }
-    while (*c.p != '\0' && !inst_blank(*c.p)) {
-        c.p++;
+    for (;;) {
+        uint64_t word;
+        memcpy(&word, c.p, sizeof word);
+        unsigned n = inst_end8(word);
+        c.p += n;
+        if (n < 8) {
+            break;
+        }
     }
     size_t oplen = (size_t)(c.p - opcode);
     if (*c.p != '\0') {
         *c.p++ = '\0';
     }
-    if (!inst_regs(&c, "source count", "source register", &in.nsrc, in.src, err)) {
+    if (!inst_regs(&c, "source count", "source register", &in->nsrc, in->src, err)) {
         return false;
     }
     uint64_t width = 0;
@@ -393,37 +449,36 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
                      err)) {
         return false;
     }
-    unsigned lanes = inst_popcount(in.mask);
-    if (!inst_reserve(wb, width ? lanes : 0, at, err)) {
+    unsigned lanes = inst_popcount(in->mask);
+    if (!inst_reserve_addrs(wb, width ? lanes : 0, at, err)) {
         return false;
     }
-    AtsWarp *w = wb->warp;
     if (width > 0 && w->naddrs + lanes > UINT32_MAX) {
         return sim_error_set(err, "%s:%" PRIu64 ": more than 2^32 addresses in one warp",
                              at.file, at.line);
     }
     uint64_t *pool = w->addrs ? w->addrs + w->naddrs : NULL; /* NULL: no lane yet */
-    if (width > 0 && !inst_addrs(&c, in.mask, pool, err)) {
+    if (width > 0 && !inst_addrs(&c, in->mask, pool, err)) {
         return false;
     }
     if (!inst_tail(&c, err)) {
         return false;
     }
-    AtsOpKind kind = inst_opcode(ops, opcode, oplen, &in.cls);
+    AtsOpKind kind = inst_opcode(ops, opcode, oplen, &in->cls);
     *unknown = kind == ATS_OP_UNKNOWN;
     if (kind != ATS_OP_FIXED && kind != ATS_OP_UNKNOWN) {
         bool any = width > 0 && lanes > 0;
-        in.cls = ats_op_resolve(kind, k, any, any ? pool[0] : 0);
+        in->cls = ats_op_resolve(kind, k, any, any ? pool[0] : 0);
     }
-    if (width == 0 && ats_class_needs_addrs(in.cls)) {
+    if (width == 0 && ats_class_needs_addrs(in->cls)) {
         return sim_error_set(err, "%s:%" PRIu64 ": %s without addresses (mem_width 0)",
                              at.file, at.line, opcode);
     }
-    if (width > 0 && (ats_class_needs_addrs(in.cls) || in.cls == ATS_LDC)) {
-        in.width = (uint32_t)width;
-        in.addr_off = (uint32_t)w->naddrs;
+    if (width > 0 && (ats_class_needs_addrs(in->cls) || in->cls == ATS_LDC)) {
+        in->width = (uint32_t)width;
+        in->addr_off = (uint32_t)w->naddrs;
         w->naddrs += lanes;
     }
-    w->inst[w->ninst++] = in;
+    w->ninst++;
     return true;
 }
