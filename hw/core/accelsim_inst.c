@@ -18,14 +18,17 @@
  *   each number is scanned where it lies and its token is cut out of the line only for
  *   a message (the message builders are out of line, the field readers forced inline);
  *   the opcode goes through the reader's memo (AtsOpMemo); the active lanes are walked
- *   by their set bits; a hexadecimal number is converted 8 digits at a time (inst_hex:
- *   the digits found and combined by bit operations on a 64-bit word, no branch per
- *   digit). The 8- and 24-byte loads read past a field into the line's padding
- *   (ATS_LINE_PAD, accelsim_lines.h). */
+ *   by their set bits; a hexadecimal number is converted 16 digits at a time with
+ *   SSE2 (inst_hex; digit by digit elsewhere). The 16- and 24-byte loads read past a
+ *   field into the line's padding (ATS_LINE_PAD, accelsim_lines.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_parse.h"
@@ -94,57 +97,46 @@ INST_COLD bool inst_bad(const InstCur *c, const char *what, int lane, char *tok,
                          inst_cut(tok), form);
 }
 
-#define INST_ONES 0x0101010101010101ull
-#define INST_HIGH 0x8080808080808080ull
-
-/* The high bit of each byte of w that lies in [lo, hi] (both below 0x80). */
-INST_HOT uint64_t inst_bytes_in(uint64_t w, unsigned lo, unsigned hi)
-{
-    uint64_t low7 = w & ~INST_HIGH; /* no carry out of a byte below */
-    uint64_t ge = low7 + INST_ONES * (0x80 - lo);
-    uint64_t gt = low7 + INST_ONES * (0x7f - hi);
-    return ge & ~gt & ~w & INST_HIGH;
-}
-
-/* The hexadecimal digits at the start of the 8 bytes w (first byte lowest): their
- * count, and their value in *v. */
-INST_HOT unsigned inst_hex8(uint64_t w, uint64_t *v)
-{
-    uint64_t letter = inst_bytes_in(w | INST_ONES * 0x20, 'a', 'f');
-    uint64_t other = ~(inst_bytes_in(w, '0', '9') | letter) & INST_HIGH;
-    unsigned n = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
-    if (n == 0) {
-        return 0;
-    }
-    /* each digit's value in its byte, the first digit moved to the highest used byte */
-    uint64_t x = ((w & INST_ONES * 0x0f) + (letter >> 7) * 9) << (8 * (8 - n));
-    x = (x & 0x00ff00ff00ff00ffull) << 4 | (x >> 8 & 0x00ff00ff00ff00ffull);
-    x = (x & 0x0000ffff0000ffffull) << 8 | (x >> 16 & 0x0000ffff0000ffffull);
-    *v = (x & 0xffffffffull) << 16 | x >> 32;
-    return n;
-}
-
-/* ats_scan_u64(s, true, v) for s inside a padded line (ATS_LINE_PAD): 8 digits at a
- * time; more than 16 digits (leading zeros) go digit by digit. */
+/* ats_scan_u64(s, true, v) for s inside a padded line (ATS_LINE_PAD). With SSE2 (every
+ * x86-64) up to 16 digits at once: the 16 bytes after the "0x" are classified
+ * together (a digit, a letter a-f in either case, or the end), their values are paired
+ * into bytes and the first n digits taken as one byte-swapped word; more than 16
+ * digits (leading zeros) go digit by digit, as every number does without SSE2. */
 INST_HOT const char *inst_hex(const char *s, uint64_t *v)
 {
+#if defined(__SSE2__)
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         s += 2;
     }
-    uint64_t w, hi = 0, lo = 0;
-    memcpy(&w, s, sizeof w);
-    unsigned n = inst_hex8(w, &hi);
-    if (n < 8) {
-        *v = hi;
-        return n ? s + n : NULL;
+    const __m128i bias = _mm_set1_epi8((char)0x80);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)s);
+    /* x - c below k, unsigned, as a signed compare of both sides moved by 0x80 */
+    __m128i dv = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+    __m128i lv = _mm_sub_epi8(_mm_or_si128(b, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    __m128i dig =
+        _mm_cmplt_epi8(_mm_xor_si128(dv, bias), _mm_set1_epi8((char)(0x80 + 10)));
+    __m128i let =
+        _mm_cmplt_epi8(_mm_xor_si128(lv, bias), _mm_set1_epi8((char)(0x80 + 6)));
+    unsigned hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, let));
+    unsigned n = (unsigned)__builtin_ctz(~hex); /* leading digits, at most 16 */
+    if (n == 0) {
+        return NULL;
     }
-    memcpy(&w, s + 8, sizeof w);
-    n = inst_hex8(w, &lo);
-    if (n == 8) {
+    if (n == 16) {
         return ats_scan_u64(s, true, v);
     }
-    *v = n ? hi << (4 * n) | lo : hi;
-    return s + 8 + n;
+    /* each byte's digit value (0 past the digits), then byte pairs 16 d0 + d1 */
+    __m128i val = _mm_or_si128(_mm_and_si128(dig, dv),
+                               _mm_and_si128(let, _mm_add_epi8(lv, _mm_set1_epi8(10))));
+    __m128i pair =
+        _mm_and_si128(_mm_or_si128(_mm_slli_epi16(val, 4), _mm_srli_epi16(val, 8)),
+                      _mm_set1_epi16(0xff));
+    uint64_t packed = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair));
+    *v = __builtin_bswap64(packed) >> (4 * (16 - n));
+    return s + n;
+#else
+    return ats_scan_u64(s, true, v);
+#endif
 }
 
 /* ats_scan_u64(s, false, v) for s inside a padded line: up to 3 digits (counts,
@@ -169,17 +161,6 @@ INST_HOT const char *inst_dec(const char *s, uint64_t *v)
         return s + 3;
     }
     return ats_scan_u64(s, false, v);
-}
-
-/* The offset of the first blank or NUL in the 8 bytes w (first byte lowest), 8 if none:
- * each test finds its first matching byte exactly, so the lowest of the three is. */
-INST_HOT unsigned inst_end8(uint64_t w)
-{
-    uint64_t sp = w ^ INST_ONES * ' ', tab = w ^ INST_ONES * '\t';
-    uint64_t hit =
-        ((w - INST_ONES) & ~w) | ((sp - INST_ONES) & ~sp) | ((tab - INST_ONES) & ~tab);
-    hit &= INST_HIGH;
-    return hit ? (unsigned)__builtin_ctzll(hit) / 8 : 8;
 }
 
 /* The next field as a whole unsigned number (hexadecimal when hex) of at most max. */
@@ -428,14 +409,8 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
     if (!(opcode[0] >= 'A' && opcode[0] <= 'Z')) {
         return inst_bad(&c, "opcode", -1, opcode, "a SASS mnemonic", err);
     }
-    for (;;) {
-        uint64_t word;
-        memcpy(&word, c.p, sizeof word);
-        unsigned n = inst_end8(word);
-        c.p += n;
-        if (n < 8) {
-            break;
-        }
+    while (*c.p != '\0' && !inst_blank(*c.p)) {
+        c.p++;
     }
     size_t oplen = (size_t)(c.p - opcode);
     if (*c.p != '\0') {
