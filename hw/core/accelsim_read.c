@@ -239,7 +239,7 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                                  " instructions of warp %" PRIu64,
                                  at.file, at.line, line, i, k, w);
         }
-        bool unknown;
+        bool unknown = false;
         if (parse &&
             !ats_inst_parse(line, &r->info, &r->ops, wb, &unknown, read_where(r), err)) {
             return false;
