@@ -24,7 +24,7 @@
 #include "kernel/error.h"
 
 #define ATS_LINE_MAX 65536
-/* Readable bytes after the NUL that ends a returned line, for parsers that load 8 or
+/* Readable bytes after the NUL that ends a returned line, for parsers that load 16 or
  * 24 bytes at a time (accelsim_inst.c). */
 #define ATS_LINE_PAD 32
 /* Bytes read from the file at a time (a multiple of the longest line). */

@@ -104,7 +104,7 @@ static inline const char *ats_scan_u64(const char *s, bool hex, uint64_t *v)
 static inline const char *ats_scan_i64(const char *s, int64_t *v)
 {
     bool neg = *s == '-';
-    uint64_t u;
+    uint64_t u = 0;
     const char *end = ats_scan_u64(s + (neg || *s == '+'), false, &u);
     if (!end || u > (uint64_t)INT64_MAX + neg) {
         return NULL;
