@@ -53,10 +53,12 @@ INST_HOT bool inst_blank(char c)
 /* True if the cursor is at a field (after skipping blanks), false at the line's end. */
 INST_HOT bool inst_field_at(InstCur *c)
 {
-    while (inst_blank(*c->p)) {
+    /* one compare ends the blanks: a field's first byte is above ' ' */
+    unsigned char ch;
+    while ((ch = (unsigned char)*c->p) <= ' ' && inst_blank((char)ch)) {
         c->p++;
     }
-    return *c->p != '\0';
+    return ch != '\0';
 }
 
 /* Cuts the field at s out of the line (NUL-terminated in place) for a message. */
