@@ -56,8 +56,8 @@ static bool read_file(const char *path, Mode mode, uint64_t *ctas, uint64_t *ins
     bool ok = true, got = true;
     while (ok && got) {
         uint32_t xyz[3];
-        const AtsCta *view;
-        AtsCta cta;
+        const AtsCta *view = NULL;
+        AtsCta cta = {0};
         bool skip = mode == MODE_SKIP || (mode == MODE_HALF && *ctas % 2 == 1);
         if (mode == MODE_NEXT) {
             ok = ats_reader_next(r, &cta, &got, err);

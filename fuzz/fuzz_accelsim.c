@@ -92,7 +92,7 @@ static void check_step(AtsReader *r2, size_t i, const AtsCta *cta, bool got)
     if (xyz[0] != cta->x || xyz[1] != cta->y || xyz[2] != cta->z) {
         fail("peek gives other coordinates than next");
     }
-    const AtsCta *view;
+    const AtsCta *view = NULL;
     if (i % 2 == 1) {
         if (!ats_reader_skip(r2, &got2, &err) || !got2) {
             fail("skip refuses a block that next reads");

@@ -111,9 +111,9 @@ static void test_view_equals_next(void)
     SimError err = {{0}};
     int blocks = 0;
     for (;;) {
-        AtsCta cta;
-        const AtsCta *view;
-        bool got_a, got_b;
+        AtsCta cta = {0};
+        const AtsCta *view = NULL;
+        bool got_a = false, got_b = false;
         CHECK(ats_reader_next(a, &cta, &got_a, &err));
         CHECK(ats_reader_view(b, &view, &got_b, &err));
         CHECK(got_a == got_b);
@@ -190,7 +190,7 @@ static void first_error(const char *name, const char *body, int mode, char *msg,
     SimError err = {{0}};
     bool got = true, ok = true;
     while (ok && got) {
-        const AtsCta *view;
+        const AtsCta *view = NULL;
         ok = mode == 0 ? ats_reader_view(r, &view, &got, &err)
                        : ats_reader_skip(r, &got, &err);
     }
@@ -324,8 +324,8 @@ static void check_long(const char *path)
         return;
     }
     SimError err = {{0}};
-    const AtsCta *v;
-    bool got;
+    const AtsCta *v = NULL;
+    bool got = false;
     unsigned blocks = 0;
     uint64_t wrong = 0;
     while (ats_reader_view(r, &v, &got, &err) && got) {
@@ -368,7 +368,7 @@ static void long_error(const char *path, char *msg, size_t size)
         return;
     }
     SimError err = {{0}};
-    const AtsCta *v;
+    const AtsCta *v = NULL;
     bool got = true, ok = true;
     while (ok && got) {
         ok = ats_reader_view(r, &v, &got, &err);
