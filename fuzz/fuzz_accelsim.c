@@ -4,7 +4,11 @@
  * and a block of 1 to 1024 threads; every block read lies inside the grid and has the
  * block's warp count; every instruction has a class, at most ATS_MAX_REGS registers
  * each way, and its addresses (width > 0) inside its warp's pool, one per active lane,
- * in instruction order; an error leaves a message that starts with the file's name. */
+ * in instruction order; an error leaves a message that starts with the file's name.
+ * A second reader in step with the first peeks at every block, then views the even
+ * ones and skips the odd ones: while the first reads blocks, the second peeks at the
+ * same coordinates, views an identical block and skips without an error, and both
+ * reach the end together. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,50 @@ static void check_cta(const AtsKernelInfo *k, const AtsCta *cta)
     }
 }
 
+static bool same_cta(const AtsCta *a, const AtsCta *b)
+{
+    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
+        return false;
+    }
+    for (size_t w = 0; w < a->nwarps; w++) {
+        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
+        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
+            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
+            (p->naddrs &&
+             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The second reader's step for block i (the first reader read cta, or reached the end
+ * when got is false). */
+static void check_step(AtsReader *r2, size_t i, const AtsCta *cta, bool got)
+{
+    SimError err = {{0}};
+    uint32_t xyz[3];
+    bool got2;
+    if (!ats_reader_peek(r2, xyz, &got2, &err) || got2 != got) {
+        fail("peek disagrees with next");
+    }
+    if (!got) {
+        return;
+    }
+    if (xyz[0] != cta->x || xyz[1] != cta->y || xyz[2] != cta->z) {
+        fail("peek gives other coordinates than next");
+    }
+    const AtsCta *view = NULL;
+    if (i % 2 == 1) {
+        if (!ats_reader_skip(r2, &got2, &err) || !got2) {
+            fail("skip refuses a block that next reads");
+        }
+    } else if (!ats_reader_view(r2, &view, &got2, &err) || !got2 ||
+               !same_cta(view, cta)) {
+        fail("view differs from next");
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!fuzz_path[0]) {
@@ -65,6 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     AtsKernelInfo k;
     AtsReader *r = ats_reader_open(fuzz_path, &k, &err);
     bool ok = r != NULL;
+    AtsReader *r2 = r ? ats_reader_open(fuzz_path, &k, &err) : NULL;
+    if (r && !r2) {
+        fail("a file that opens once does not open twice");
+    }
     if (r) {
         uint64_t threads = (uint64_t)k.block[0] * k.block[1] * k.block[2];
         if ((k.tracer_version != 3 && k.tracer_version != 4) || threads < 1 ||
@@ -73,11 +125,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         AtsCta cta;
         bool got;
+        size_t i = 0;
         while ((ok = ats_reader_next(r, &cta, &got, &err)) && got) {
             check_cta(&k, &cta);
+            check_step(r2, i++, &cta, true);
             ats_cta_free(&cta);
         }
+        if (ok) {
+            check_step(r2, i, NULL, false);
+        }
         ats_reader_close(r);
+        ats_reader_close(r2);
     }
     if (!ok && strncmp(err.msg, fuzz_path, strlen(fuzz_path)) != 0) {
         fail("an error message that does not name the file");

@@ -9,9 +9,10 @@
  * - Tracer versions 3 and 4 are read; their instruction lines have the same form (the
  *   lineinfo column depends on "-enable lineinfo", not on the version). Versions 1
  *   and 2 put the block and warp on every line and are refused.
- * - ats_parse_u64 and ats_parse_i64 (every number of an instruction line) parse by
- *   hand rather than with strtoull: whole tokens only (no blank or sign that strtoull
- *   would skip or take), and faster on the reader's hot path.
+ * - Numbers are parsed by hand (ats_scan_u64 and ats_scan_i64 in accelsim_parse.h, which
+ *   ats_parse_u64 and ats_parse_i64 wrap for whole tokens) rather than with strtoull:
+ *   no blank or sign that strtoull would skip or take, and fast on the reader's hot
+ *   path (a table for the hexadecimal digits, a compare with constants for overflow).
  * - A block has 1 to 1024 threads (CUDA's limit) and every grid dimension is at least
  *   1; a kernel name longer than 255 bytes is refused rather than truncated. */
 #include <errno.h>
@@ -22,47 +23,23 @@
 
 #include "hw/core/accelsim_parse.h"
 
+const uint8_t ats_hex_digit[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+    ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 bool ats_parse_u64(const char *s, int base, uint64_t *v)
 {
-    if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-    }
-    uint64_t x = 0;
-    const char *p = s;
-    for (;; p++) {
-        unsigned d;
-        if (*p >= '0' && *p <= '9') {
-            d = (unsigned)(*p - '0');
-        } else if (base == 16 && *p >= 'a' && *p <= 'f') {
-            d = (unsigned)(*p - 'a' + 10);
-        } else if (base == 16 && *p >= 'A' && *p <= 'F') {
-            d = (unsigned)(*p - 'A' + 10);
-        } else {
-            break;
-        }
-        if (base == 16
-                ? x > UINT64_MAX >> 4
-                : x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
-            return false;
-        }
-        x = base == 16 ? x << 4 | d : x * 10 + d;
-    }
-    if (p == s || *p != '\0') {
-        return false;
-    }
-    *v = x;
-    return true;
+    const char *end = ats_scan_u64(s, base == 16, v);
+    return end && *end == '\0';
 }
 
 bool ats_parse_i64(const char *s, int64_t *v)
 {
-    bool neg = *s == '-';
-    uint64_t u;
-    if (!ats_parse_u64(s + (neg || *s == '+'), 10, &u) || u > (uint64_t)INT64_MAX + neg) {
-        return false;
-    }
-    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
-    return true;
+    const char *end = ats_scan_i64(s, v);
+    return end && *end == '\0';
 }
 
 /* "(x,y,z)", each a decimal number of 1 to 2^31 - 1. */

@@ -13,47 +13,68 @@
  *   checked and dropped. An instruction with no active lane keeps its width and has
  *   no addresses.
  * - One last integer token after the memory part is the immediate some tracers append;
- *   it is not used. Anything else after the line's fields is refused. */
+ *   it is not used. Anything else after the line's fields is refused.
+ * - Speed (docs/performance.md, Reading traces): one pass over the line with a cursor;
+ *   each number is scanned where it lies and its token is cut out of the line only for
+ *   a message (the message builders are out of line, the field readers forced inline);
+ *   the opcode goes through the reader's memo (AtsOpMemo); the active lanes are walked
+ *   by their set bits; a hexadecimal number is converted 16 digits at a time with
+ *   SSE2 (inst_hex; digit by digit elsewhere). The 16- and 24-byte loads read past a
+ *   field into the line's padding (ATS_LINE_PAD, accelsim_lines.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_parse.h"
 #include "hw/core/accelsim_read.h"
 
-/* Token cursor over a line split at blanks. */
-typedef struct InstTok {
-    char *save;
-    AtsWhere at;
-} InstTok;
+/* The field readers run for every field of every line: inlined whatever the
+ * compiler's estimate. The message builders run once per run at most. */
+#define INST_HOT static inline __attribute__((always_inline))
+#define INST_COLD static __attribute__((cold, noinline))
 
-/* The next blank-separated token (NUL-terminated in place), NULL after the last. */
-static char *inst_next(InstTok *t)
+/* Cursor over a line: fields are separated by blanks (' ' or '\t'). */
+typedef struct InstCur {
+    char *p;
+    AtsWhere at;
+} InstCur;
+
+INST_HOT bool inst_blank(char c)
 {
-    char *p = t->save;
-    while (*p == ' ' || *p == '\t') {
-        p++;
+    return c == ' ' || c == '\t';
+}
+
+/* True if the cursor is at a field (after skipping blanks), false at the line's end. */
+INST_HOT bool inst_field_at(InstCur *c)
+{
+    /* one compare ends the blanks: a field's first byte is above ' ' */
+    unsigned char ch;
+    while ((ch = (unsigned char)*c->p) <= ' ' && inst_blank((char)ch)) {
+        c->p++;
     }
-    if (*p == '\0') {
-        t->save = p;
-        return NULL;
+    return ch != '\0';
+}
+
+/* Cuts the field at s out of the line (NUL-terminated in place) for a message. */
+static char *inst_cut(char *s)
+{
+    char *e = s;
+    while (*e != '\0' && !inst_blank(*e)) {
+        e++;
     }
-    char *tok = p;
-    while (*p != '\0' && *p != ' ' && *p != '\t') {
-        p++;
-    }
-    if (*p != '\0') {
-        *p++ = '\0';
-    }
-    t->save = p;
-    return tok;
+    *e = '\0';
+    return s;
 }
 
 /* The name of a field for a message: what, with " of lane <n>" when lane >= 0 (built
- * only when a message is written: the reader's hot path formats nothing). */
-static const char *inst_field(char *buf, size_t size, const char *what, int lane)
+ * only when a message is written). */
+static const char *inst_name(char *buf, size_t size, const char *what, int lane)
 {
     if (lane < 0) {
         return what;
@@ -62,63 +83,160 @@ static const char *inst_field(char *buf, size_t size, const char *what, int lane
     return buf;
 }
 
-/* Takes the next token or fails with "missing <what>". */
-static bool inst_take(InstTok *t, const char *what, int lane, char **tok, SimError *err)
+INST_COLD bool inst_missing(const InstCur *c, const char *what, int lane, SimError *err)
 {
-    *tok = inst_next(t);
-    if (!*tok) {
-        char buf[64];
-        return sim_error_set(err, "%s:%" PRIu64 ": missing %s", t->at.file, t->at.line,
-                             inst_field(buf, sizeof buf, what, lane));
+    char buf[64];
+    return sim_error_set(err, "%s:%" PRIu64 ": missing %s", c->at.file, c->at.line,
+                         inst_name(buf, sizeof buf, what, lane));
+}
+
+INST_COLD bool inst_bad(const InstCur *c, const char *what, int lane, char *tok,
+                        const char *form, SimError *err)
+{
+    char buf[64];
+    return sim_error_set(err, "%s:%" PRIu64 ": bad %s \"%s\" (%s)", c->at.file,
+                         c->at.line, inst_name(buf, sizeof buf, what, lane),
+                         inst_cut(tok), form);
+}
+
+/* ats_scan_u64(s, true, v) for s inside a padded line (ATS_LINE_PAD). With SSE2 (every
+ * x86-64) up to 16 digits at once: the 16 bytes after the "0x" are classified
+ * together (a digit, a letter a-f in either case, or the end), their values are paired
+ * into bytes and the first n digits taken as one byte-swapped word; more than 16
+ * digits (leading zeros) go digit by digit, as every number does without SSE2. */
+INST_HOT const char *inst_hex(const char *s, uint64_t *v)
+{
+#if defined(__SSE2__)
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
     }
+    const __m128i bias = _mm_set1_epi8((char)0x80);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)s);
+    /* x - c below k, unsigned, as a signed compare of both sides moved by 0x80 */
+    __m128i dv = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+    __m128i lv = _mm_sub_epi8(_mm_or_si128(b, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    __m128i dig =
+        _mm_cmplt_epi8(_mm_xor_si128(dv, bias), _mm_set1_epi8((char)(0x80 + 10)));
+    __m128i let =
+        _mm_cmplt_epi8(_mm_xor_si128(lv, bias), _mm_set1_epi8((char)(0x80 + 6)));
+    unsigned hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, let));
+    unsigned n = (unsigned)__builtin_ctz(~hex); /* leading digits, at most 16 */
+    if (n == 0) {
+        return NULL;
+    }
+    if (n == 16) {
+        return ats_scan_u64(s, true, v);
+    }
+    /* each byte's digit value (0 past the digits), then byte pairs 16 d0 + d1 */
+    __m128i val = _mm_or_si128(_mm_and_si128(dig, dv),
+                               _mm_and_si128(let, _mm_add_epi8(lv, _mm_set1_epi8(10))));
+    __m128i pair =
+        _mm_and_si128(_mm_or_si128(_mm_slli_epi16(val, 4), _mm_srli_epi16(val, 8)),
+                      _mm_set1_epi16(0xff));
+    uint64_t packed = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair));
+    *v = __builtin_bswap64(packed) >> (4 * (16 - n));
+    return s + n;
+#else
+    return ats_scan_u64(s, true, v);
+#endif
+}
+
+/* ats_scan_u64(s, false, v) for s inside a padded line: up to 3 digits (counts,
+ * registers, widths) without a loop; longer numbers digit by digit. */
+INST_HOT const char *inst_dec(const char *s, uint64_t *v)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned d0 = u[0] - '0', d1 = u[1] - '0', d2 = u[2] - '0', d3 = u[3] - '0';
+    if (d0 > 9) {
+        return NULL;
+    }
+    if (d1 > 9) {
+        *v = d0;
+        return s + 1;
+    }
+    if (d2 > 9) {
+        *v = d0 * 10 + d1;
+        return s + 2;
+    }
+    if (d3 > 9) {
+        *v = d0 * 100 + d1 * 10 + d2;
+        return s + 3;
+    }
+    return ats_scan_u64(s, false, v);
+}
+
+/* The next field as a whole unsigned number (hexadecimal when hex) of at most max. */
+INST_HOT bool inst_number(InstCur *c, const char *what, int lane, bool hex, uint64_t max,
+                          const char *form, uint64_t *v, SimError *err)
+{
+    if (!inst_field_at(c)) {
+        return inst_missing(c, what, lane, err);
+    }
+    const char *end = hex ? inst_hex(c->p, v) : inst_dec(c->p, v);
+    if (!end || !(inst_blank(*end) || *end == '\0') || *v > max) {
+        return inst_bad(c, what, lane, c->p, form, err);
+    }
+    c->p = (char *)end;
     return true;
 }
 
-static bool inst_bad(InstTok *t, const char *what, int lane, const char *tok,
-                     const char *form, SimError *err)
+/* The next field as a whole signed decimal number. */
+INST_HOT bool inst_signed(InstCur *c, const char *what, int lane, int64_t *v,
+                          SimError *err)
 {
-    char buf[64];
-    return sim_error_set(err, "%s:%" PRIu64 ": bad %s \"%s\" (%s)", t->at.file,
-                         t->at.line, inst_field(buf, sizeof buf, what, lane), tok, form);
-}
-
-static bool inst_number(InstTok *t, const char *what, int lane, int base, uint64_t max,
-                        const char *form, uint64_t *v, SimError *err)
-{
-    char *tok;
-    if (!inst_take(t, what, lane, &tok, err)) {
-        return false;
+    if (!inst_field_at(c)) {
+        return inst_missing(c, what, lane, err);
     }
-    if (!ats_parse_u64(tok, base, v) || *v > max) {
-        return inst_bad(t, what, lane, tok, form, err);
+    const char *end = ats_scan_i64(c->p, v);
+    if (!end || !(inst_blank(*end) || *end == '\0')) {
+        return inst_bad(c, what, lane, c->p, "decimal", err);
     }
+    c->p = (char *)end;
     return true;
 }
 
 /* "n" then n registers "R<0..255>"; count and reg name the two fields. */
-static bool inst_regs(InstTok *t, const char *count, const char *reg, uint8_t *n,
-                      uint8_t *regs, SimError *err)
+INST_HOT bool inst_regs(InstCur *c, const char *count, const char *reg, uint8_t *n,
+                        uint8_t *regs, SimError *err)
 {
-    uint64_t k;
-    if (!inst_number(t, count, -1, 10, ATS_MAX_REGS, "0 to 8", &k, err)) {
+    uint64_t k = 0;
+    if (!inst_number(c, count, -1, false, ATS_MAX_REGS, "0 to 8", &k, err)) {
         return false;
     }
     *n = (uint8_t)k;
     for (uint64_t i = 0; i < k; i++) {
-        char *tok;
-        uint64_t r;
-        if (!inst_take(t, reg, -1, &tok, err)) {
-            return false;
+        if (!inst_field_at(c)) {
+            return inst_missing(c, reg, -1, err);
         }
-        if (tok[0] != 'R' || !ats_parse_u64(tok + 1, 10, &r) || r > 255) {
-            return inst_bad(t, reg, -1, tok, "R0 to R255", err);
+        uint64_t r = 0;
+        const char *end = c->p[0] == 'R' ? inst_dec(c->p + 1, &r) : NULL;
+        if (!end || !(inst_blank(*end) || *end == '\0') || r > 255) {
+            return inst_bad(c, reg, -1, c->p, "R0 to R255", err);
         }
         regs[i] = (uint8_t)r;
+        c->p = (char *)end;
     }
     return true;
 }
 
-static bool inst_reserve(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
+/* Room in wb for one more instruction. */
+INST_HOT bool inst_reserve_inst(AtsWarpBuf *wb, AtsWhere at, SimError *err)
+{
+    AtsWarp *w = wb->warp;
+    if (w->ninst == wb->inst_cap) {
+        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
+        AtsInst *in = realloc(w->inst, cap * sizeof *in);
+        if (!in) {
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
+        }
+        w->inst = in;
+        wb->inst_cap = cap;
+    }
+    return true;
+}
+
+/* Room in wb for more addresses. */
+INST_HOT bool inst_reserve_addrs(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
 {
     AtsWarp *w = wb->warp;
     if (w->naddrs + more > wb->addr_cap) {
@@ -133,73 +251,53 @@ static bool inst_reserve(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err
         w->addrs = a;
         wb->addr_cap = cap;
     }
-    if (w->ninst == wb->inst_cap) {
-        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
-        AtsInst *in = realloc(w->inst, cap * sizeof *in);
-        if (!in) {
-            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
-        }
-        w->inst = in;
-        wb->inst_cap = cap;
-    }
     return true;
 }
 
-static bool inst_overflow(InstTok *t, unsigned lane, SimError *err)
+INST_COLD bool inst_overflow(const InstCur *c, unsigned lane, SimError *err)
 {
     return sim_error_set(err, "%s:%" PRIu64 ": address of lane %u outside 64 bits",
-                         t->at.file, t->at.line, lane);
+                         c->at.file, c->at.line, lane);
 }
 
 /* Reads the addresses of mode for the active lanes of mask into out[0..popcount). */
-static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
+static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
 {
-    uint64_t mode, base = 0;
-    char *tok;
-    if (!inst_number(t, "address mode", -1, 10, 2, "0, 1 or 2", &mode, err)) {
+    uint64_t mode = 0, base = 0;
+    if (!inst_number(c, "address mode", -1, false, 2, "0, 1 or 2", &mode, err)) {
         return false;
     }
-    if (mode != 0 &&
-        !inst_number(t, "base address", -1, 16, UINT64_MAX, "hexadecimal", &base, err)) {
+    if (mode != 0 && !inst_number(c, "base address", -1, true, UINT64_MAX, "hexadecimal",
+                                  &base, err)) {
         return false;
     }
     int64_t stride = 0;
-    if (mode == 1) {
-        if (!inst_take(t, "stride", -1, &tok, err)) {
-            return false;
-        }
-        if (!ats_parse_i64(tok, &stride)) {
-            return inst_bad(t, "stride", -1, tok, "decimal", err);
-        }
+    if (mode == 1 && !inst_signed(c, "stride", -1, &stride, err)) {
+        return false;
     }
     size_t k = 0;
-    for (unsigned lane = 0; lane < ATS_LANES; lane++) {
-        if (!(mask >> lane & 1u)) {
-            continue;
-        }
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
         uint64_t a = base;
         if (mode == 0) {
-            if (!inst_number(t, "address", (int)lane, 16, UINT64_MAX, "hexadecimal", &a,
+            if (!inst_number(c, "address", (int)lane, true, UINT64_MAX, "hexadecimal", &a,
                              err)) {
                 return false;
             }
         } else if (mode == 1) {
             __int128 v = (__int128)base + (__int128)stride * (__int128)k;
             if (v < 0 || v > (__int128)UINT64_MAX) {
-                return inst_overflow(t, lane, err);
+                return inst_overflow(c, lane, err);
             }
             a = (uint64_t)v;
         } else if (k > 0) {
-            int64_t delta;
-            if (!inst_take(t, "delta", (int)lane, &tok, err)) {
+            int64_t delta = 0;
+            if (!inst_signed(c, "delta", (int)lane, &delta, err)) {
                 return false;
-            }
-            if (!ats_parse_i64(tok, &delta)) {
-                return inst_bad(t, "delta", (int)lane, tok, "decimal", err);
             }
             __int128 v = (__int128)out[k - 1] + delta;
             if (v < 0 || v > (__int128)UINT64_MAX) {
-                return inst_overflow(t, lane, err);
+                return inst_overflow(c, lane, err);
             }
             a = (uint64_t)v;
         }
@@ -208,84 +306,156 @@ static bool inst_addrs(InstTok *t, uint32_t mask, uint64_t *out, SimError *err)
     return true;
 }
 
-bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *unknown,
-                    AtsWhere at, SimError *err)
+/* The number of set bits of m (no popcount instruction is assumed). */
+INST_HOT unsigned inst_popcount(uint32_t m)
 {
-    InstTok t = {.save = line, .at = at};
-    AtsInst in = {0};
-    uint64_t v;
-    char *tok = inst_next(&t);
-    if (k->lineinfo && tok) {
-        if (!ats_parse_u64(tok, 10, &v) || v > UINT32_MAX) {
-            return inst_bad(&t, "line number", -1, tok, "decimal", err);
+    m = m - (m >> 1 & 0x55555555u);
+    m = (m & 0x33333333u) + (m >> 2 & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
+
+/* ats_op_lookup of the opcode of len bytes at op (NUL-terminated, in a padded line)
+ * through the memo (see AtsOpMemo). */
+INST_HOT AtsOpKind inst_opcode(AtsOpMemo *m, const char *op, size_t len, AtsClass *cls)
+{
+    if (len >= ATS_OP_MEMO_NAME) {
+        return ats_op_lookup(op, cls);
+    }
+    uint64_t name[ATS_OP_MEMO_NAME / 8];
+    memcpy(name, op, sizeof name);
+    for (size_t i = 0; i < ATS_OP_MEMO_NAME / 8; i++) {
+        size_t in = len > 8 * i ? len - 8 * i : 0; /* bytes of the opcode in word i */
+        name[i] &= in >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * in)) - 1;
+    }
+    uint64_t h = name[0] * 0x9e3779b97f4a7c15ull + name[1] * 0xc2b2ae3d27d4eb4full +
+                 name[2] * 0x165667b19e3779f9ull;
+    unsigned i = (unsigned)(h >> 56) % ATS_OP_MEMO_SLOTS;
+    for (;; i = (i + 1) % ATS_OP_MEMO_SLOTS) {
+        AtsOpMemoSlot *s = &m->slot[i];
+        if (s->len == 0) {
+            break;
         }
-        in.line = (uint32_t)v;
-        tok = inst_next(&t);
+        if (s->len == len && s->name[0] == name[0] && s->name[1] == name[1] &&
+            s->name[2] == name[2]) {
+            *cls = (AtsClass)s->cls;
+            return (AtsOpKind)s->kind;
+        }
     }
-    if (!tok) {
-        return sim_error_set(err, "%s:%" PRIu64 ": missing PC", at.file, at.line);
+    AtsOpKind kind = ats_op_lookup(op, cls);
+    if (m->used < ATS_OP_MEMO_SLOTS / 4 * 3) {
+        AtsOpMemoSlot *s = &m->slot[i];
+        memcpy(s->name, name, sizeof name);
+        s->len = (uint8_t)len;
+        s->kind = (uint8_t)kind;
+        s->cls = (uint8_t)*cls;
+        m->used++;
     }
-    if (!ats_parse_u64(tok, 16, &in.pc)) {
-        return inst_bad(&t, "PC", -1, tok, "hexadecimal", err);
+    return kind;
+}
+
+/* After the memory operands: nothing, or one integer (the immediate). */
+static bool inst_tail(InstCur *c, SimError *err)
+{
+    if (!inst_field_at(c)) {
+        return true;
     }
-    if (!inst_number(&t, "mask", -1, 16, UINT32_MAX, "hexadecimal, 32 lanes", &v, err)) {
-        return false;
+    char *tok = c->p;
+    int64_t imm;
+    const char *end = ats_scan_i64(tok, &imm);
+    if (end && (inst_blank(*end) || *end == '\0')) {
+        c->p = (char *)end;
+        if (!inst_field_at(c)) {
+            return true;
+        }
     }
-    in.mask = (uint32_t)v;
-    if (!inst_regs(&t, "destination count", "destination register", &in.ndst, in.dst,
-                   err)) {
-        return false;
-    }
-    char *opcode;
-    if (!inst_take(&t, "opcode", -1, &opcode, err)) {
-        return false;
-    }
-    if (!(opcode[0] >= 'A' && opcode[0] <= 'Z')) {
-        return inst_bad(&t, "opcode", -1, opcode, "a SASS mnemonic", err);
-    }
-    if (!inst_regs(&t, "source count", "source register", &in.nsrc, in.src, err)) {
-        return false;
-    }
-    uint64_t width;
-    if (!inst_number(&t, "mem_width", -1, 10, ATS_WIDTH_MAX, "0 to 256", &width, err)) {
-        return false;
-    }
-    unsigned lanes = (unsigned)__builtin_popcount(in.mask);
-    if (!inst_reserve(wb, width ? lanes : 0, at, err)) {
+    return sim_error_set(err,
+                         "%s:%" PRIu64 ": unexpected \"%s\" after the memory "
+                         "operands",
+                         c->at.file, c->at.line, inst_cut(tok));
+}
+
+bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
+                    bool *unknown, AtsWhere at, SimError *err)
+{
+    InstCur c = {.p = line, .at = at};
+    /* filled in place (a copy of a struct just written byte by byte would wait for
+     * those stores); counted in the warp at the end only */
+    if (!inst_reserve_inst(wb, at, err)) {
         return false;
     }
     AtsWarp *w = wb->warp;
+    AtsInst *in = &w->inst[w->ninst];
+    *in = (AtsInst){0};
+    uint64_t v = 0;
+    if (k->lineinfo && inst_field_at(&c)) {
+        if (!inst_number(&c, "line number", -1, false, UINT32_MAX, "decimal", &v, err)) {
+            return false;
+        }
+        in->line = (uint32_t)v;
+    }
+    if (!inst_number(&c, "PC", -1, true, UINT64_MAX, "hexadecimal", &in->pc, err) ||
+        !inst_number(&c, "mask", -1, true, UINT32_MAX, "hexadecimal, 32 lanes", &v,
+                     err)) {
+        return false;
+    }
+    in->mask = (uint32_t)v;
+    if (!inst_regs(&c, "destination count", "destination register", &in->ndst, in->dst,
+                   err)) {
+        return false;
+    }
+    if (!inst_field_at(&c)) {
+        return inst_missing(&c, "opcode", -1, err);
+    }
+    char *opcode = c.p;
+    if (!(opcode[0] >= 'A' && opcode[0] <= 'Z')) {
+        return inst_bad(&c, "opcode", -1, opcode, "a SASS mnemonic", err);
+    }
+    while (*c.p != '\0' && !inst_blank(*c.p)) {
+        c.p++;
+    }
+    size_t oplen = (size_t)(c.p - opcode);
+    if (*c.p != '\0') {
+        *c.p++ = '\0';
+    }
+    if (!inst_regs(&c, "source count", "source register", &in->nsrc, in->src, err)) {
+        return false;
+    }
+    uint64_t width = 0;
+    if (!inst_number(&c, "mem_width", -1, false, ATS_WIDTH_MAX, "0 to 256", &width,
+                     err)) {
+        return false;
+    }
+    unsigned lanes = inst_popcount(in->mask);
+    if (!inst_reserve_addrs(wb, width ? lanes : 0, at, err)) {
+        return false;
+    }
     if (width > 0 && w->naddrs + lanes > UINT32_MAX) {
         return sim_error_set(err, "%s:%" PRIu64 ": more than 2^32 addresses in one warp",
                              at.file, at.line);
     }
     uint64_t *pool = w->addrs ? w->addrs + w->naddrs : NULL; /* NULL: no lane yet */
-    if (width > 0 && !inst_addrs(&t, in.mask, pool, err)) {
+    if (width > 0 && !inst_addrs(&c, in->mask, pool, err)) {
         return false;
     }
-    tok = inst_next(&t);
-    int64_t imm;
-    if (tok && (!ats_parse_i64(tok, &imm) || inst_next(&t))) {
-        return sim_error_set(err,
-                             "%s:%" PRIu64 ": unexpected \"%s\" after the memory "
-                             "operands",
-                             at.file, at.line, tok);
+    if (!inst_tail(&c, err)) {
+        return false;
     }
-    AtsOpKind kind = ats_op_lookup(opcode, &in.cls);
+    AtsOpKind kind = inst_opcode(ops, opcode, oplen, &in->cls);
     *unknown = kind == ATS_OP_UNKNOWN;
     if (kind != ATS_OP_FIXED && kind != ATS_OP_UNKNOWN) {
         bool any = width > 0 && lanes > 0;
-        in.cls = ats_op_resolve(kind, k, any, any ? pool[0] : 0);
+        in->cls = ats_op_resolve(kind, k, any, any ? pool[0] : 0);
     }
-    if (width == 0 && ats_class_needs_addrs(in.cls)) {
+    if (width == 0 && ats_class_needs_addrs(in->cls)) {
         return sim_error_set(err, "%s:%" PRIu64 ": %s without addresses (mem_width 0)",
                              at.file, at.line, opcode);
     }
-    if (width > 0 && (ats_class_needs_addrs(in.cls) || in.cls == ATS_LDC)) {
-        in.width = (uint32_t)width;
-        in.addr_off = (uint32_t)w->naddrs;
+    if (width > 0 && (ats_class_needs_addrs(in->cls) || in->cls == ATS_LDC)) {
+        in->width = (uint32_t)width;
+        in->addr_off = (uint32_t)w->naddrs;
         w->naddrs += lanes;
     }
-    w->inst[w->ninst++] = in;
+    w->ninst++;
     return true;
 }

@@ -1,6 +1,12 @@
 /* Line reader of Accel-Sim trace files through zlib (see accelsim_lines.h). The file
  * descriptor of input_file_open's stream is duplicated for gzdopen, so the checks of
- * input_file.h (regular file, no FIFO or device) run before zlib reads a byte. */
+ * input_file.h (regular file, no FIFO or device) run before zlib reads a byte.
+ *
+ * The buffer holds the unread text buf[start, end): a line is cut out of it in place
+ * ('\n' overwritten by NUL); when no '\n' is left, the partial line moves to the front
+ * and a chunk is read behind it. A partial line is at most ATS_LINE_MAX bytes (else the
+ * line is too long), so the buffer is one chunk, one longest line, a NUL and the
+ * padding (ATS_LINE_PAD). */
 #include "hw/core/accelsim_lines.h"
 
 #include <errno.h>
@@ -9,6 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "kernel/input_file.h"
 
@@ -16,7 +25,11 @@ struct AtsLines {
     gzFile gz;
     char *path;
     uint64_t number;
-    char buf[ATS_LINE_MAX + 2]; /* the line, its '\n' and the terminating NUL */
+    size_t length;     /* of the line last returned */
+    size_t start, end; /* unread text */
+    size_t nul;        /* offset of the first NUL byte in [start, end), else SIZE_MAX */
+    bool eof;          /* zlib returned the end of the file */
+    char buf[ATS_LINES_CHUNK + ATS_LINE_MAX + 1 + ATS_LINE_PAD];
 };
 
 AtsLines *ats_lines_open(const char *path, SimError *err)
@@ -35,7 +48,7 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
         sim_error_set(err, "%s: cannot open: %s", path, strerror(saved));
         return NULL;
     }
-    AtsLines *l = calloc(1, sizeof *l);
+    AtsLines *l = calloc(1, sizeof *l); /* zeroed: the padding is read, never used */
     char *copy = strdup(path);
     gzFile gz = (l && copy) ? gzdopen(fd, "rb") : NULL;
     if (!gz) {
@@ -47,6 +60,7 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     }
     l->gz = gz;
     l->path = copy;
+    l->nul = SIZE_MAX;
     return l;
 }
 
@@ -63,40 +77,102 @@ static const char *lines_gz_reason(AtsLines *l)
     return colon ? colon + 2 : msg;
 }
 
+/* Moves the partial line to the front of the buffer and reads a chunk behind it;
+ * sets l->eof at the end of the file. */
+static bool lines_fill(AtsLines *l, SimError *err)
+{
+    size_t keep = l->end - l->start;
+    memmove(l->buf, l->buf + l->start, keep);
+    if (l->nul != SIZE_MAX) {
+        l->nul -= l->start;
+    }
+    l->start = 0;
+    l->end = keep;
+    int n = gzread(l->gz, l->buf + keep, ATS_LINES_CHUNK);
+    int code = Z_OK;
+    if (n <= 0) {
+        gzerror(l->gz, &code);
+    }
+    if (n < 0 || code != Z_OK) {
+        return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
+                             l->number + 1, lines_gz_reason(l));
+    }
+    if (n == 0) {
+        l->eof = true;
+        return true;
+    }
+    if (l->nul == SIZE_MAX) {
+        const char *z = memchr(l->buf + keep, '\0', (size_t)n);
+        l->nul = z ? (size_t)(z - l->buf) : SIZE_MAX;
+    }
+    l->end = keep + (size_t)n;
+    return true;
+}
+
+/* The first '\n' of p[0, n), NULL if none: the first 64 bytes 16 at a time with SSE2
+ * (most trace lines are shorter: no call into memchr for them), memchr (faster on long
+ * stretches) for the rest. */
+static inline char *lines_newline(char *p, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; i < 64 && i + 16 <= n; i += 16) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl));
+        if (m) {
+            return p + i + __builtin_ctz(m);
+        }
+    }
+#endif
+    return memchr(p + i, '\n', n - i);
+}
+
 bool ats_lines_next(AtsLines *l, char **line, SimError *err)
 {
     *line = NULL;
-    if (!gzgets(l->gz, l->buf, (int)sizeof l->buf)) {
-        int code;
-        gzerror(l->gz, &code);
-        if (code != Z_OK) {
-            return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
-                                 l->number + 1, lines_gz_reason(l));
+    char *nl;
+    for (;;) {
+        nl = lines_newline(l->buf + l->start, l->end - l->start);
+        if (nl || (l->eof && l->end > l->start)) {
+            break;
         }
-        return true;
+        if (l->eof) {
+            return true;
+        }
+        if (l->end - l->start > ATS_LINE_MAX) {
+            return sim_error_set(err, "%s:%" PRIu64 ": line longer than %d bytes",
+                                 l->path, l->number + 1, ATS_LINE_MAX);
+        }
+        if (!lines_fill(l, err)) {
+            return false;
+        }
     }
+    size_t stop = nl ? (size_t)(nl - l->buf) : l->end; /* the end of line's offset */
+    size_t len = stop - l->start;
     l->number++;
-    size_t len = strlen(l->buf);
-    if (len > 0 && l->buf[len - 1] == '\n') {
-        l->buf[--len] = '\0';
-    } else if (len > ATS_LINE_MAX) {
+    if (len > ATS_LINE_MAX) {
         return sim_error_set(err, "%s:%" PRIu64 ": line longer than %d bytes", l->path,
                              l->number, ATS_LINE_MAX);
-    } else if (!gzeof(l->gz)) {
-        int code;
-        gzerror(l->gz, &code);
-        if (code == Z_OK) {
-            return sim_error_set(err, "%s:%" PRIu64 ": NUL byte in the line", l->path,
-                                 l->number);
-        }
-        return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path, l->number,
-                             lines_gz_reason(l));
     }
-    if (len > 0 && l->buf[len - 1] == '\r') {
-        l->buf[--len] = '\0';
+    if (l->nul < stop) {
+        return sim_error_set(err, "%s:%" PRIu64 ": NUL byte in the line", l->path,
+                             l->number);
     }
-    *line = l->buf;
+    char *s = l->buf + l->start;
+    s[len] = '\0';
+    if (len > 0 && s[len - 1] == '\r') {
+        s[--len] = '\0';
+    }
+    l->start = nl ? stop + 1 : stop;
+    l->length = len;
+    *line = s;
     return true;
+}
+
+size_t ats_lines_length(const AtsLines *l)
+{
+    return l->length;
 }
 
 uint64_t ats_lines_number(const AtsLines *l)

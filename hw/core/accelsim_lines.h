@@ -9,26 +9,39 @@
  *   than grown into memory without bound.
  * - The end of line is "\n" or "\r\n"; the returned text has neither.
  * - A damaged or truncated gzip stream is an error naming the line it broke in, never
- *   taken for the end of the file. */
+ *   taken for the end of the file.
+ * - The file is read in chunks of ATS_LINES_CHUNK bytes into one buffer and every line
+ *   is returned in place (no copy): zlib reads a chunk that large straight into the
+ *   buffer, plain or inflated. A NUL byte is looked for once per chunk, not per line.
+ *   The buffer is the reader's whole memory for text, whatever the file's length. */
 #ifndef MGTLM_HW_CORE_ACCELSIM_LINES_H
 #define MGTLM_HW_CORE_ACCELSIM_LINES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/error.h"
 
 #define ATS_LINE_MAX 65536
+/* Readable bytes after the NUL that ends a returned line, for parsers that load 16 or
+ * 24 bytes at a time (accelsim_inst.c). */
+#define ATS_LINE_PAD 32
+/* Bytes read from the file at a time (a multiple of the longest line). */
+#define ATS_LINES_CHUNK (4 * ATS_LINE_MAX)
 
 typedef struct AtsLines AtsLines;
 
 /* Opens path; NULL with "<path>: cannot open: <reason>" in err. The caller closes it
  * with ats_lines_close. */
 AtsLines *ats_lines_open(const char *path, SimError *err);
-/* Reads the next line into *line (valid until the next call, owned by l) and returns
- * true, with *line NULL at the end of the file; false with "<path>:<line>: <reason>"
- * in err for a read error or a line that is too long. */
+/* Reads the next line into *line (valid until the next call, owned by l; followed by
+ * ATS_LINE_PAD readable bytes after its NUL) and returns true, with *line NULL at the end
+ * of the file; false with "<path>:<line>: <reason>" in err for a read error or a line
+ * that is too long. */
 bool ats_lines_next(AtsLines *l, char **line, SimError *err);
+/* The length of the line last returned (without its end of line). */
+size_t ats_lines_length(const AtsLines *l);
 /* The number of the line last returned (1 for the first). */
 uint64_t ats_lines_number(const AtsLines *l);
 /* The path given to ats_lines_open. */

@@ -17,6 +17,26 @@ typedef struct AtsWhere {
     uint64_t line;
 } AtsWhere;
 
+/* A reader's memo of the whole opcodes (modifiers included) it has met and their
+ * lookup (ats_op_lookup), so that a trace's few dozen distinct opcodes are each looked
+ * up once per reader, not once per line: open addressing by a hash of the text (as
+ * three zero-padded 64-bit words, compared whole), filled to three quarters at most;
+ * an opcode of ATS_OP_MEMO_NAME bytes or more, or one met once the memo is full, is
+ * looked up every time. Zeroed before the first line. */
+#define ATS_OP_MEMO_SLOTS 256
+#define ATS_OP_MEMO_NAME 24
+
+typedef struct AtsOpMemoSlot {
+    uint64_t name[ATS_OP_MEMO_NAME / 8];
+    uint8_t len; /* 0: a free slot */
+    uint8_t kind, cls;
+} AtsOpMemoSlot;
+
+typedef struct AtsOpMemo {
+    unsigned used;
+    AtsOpMemoSlot slot[ATS_OP_MEMO_SLOTS];
+} AtsOpMemo;
+
 /* A warp being filled: its instructions and address pool with their capacities. */
 typedef struct AtsWarpBuf {
     AtsWarp *warp;
@@ -35,6 +55,64 @@ enum {
     ATS_HDR_REQUIRED = (1 << 7) - 1,
 };
 
+/* ats_hex_digit[c]: 1 + the value of the hexadecimal digit c, 0 for any other byte. */
+extern const uint8_t ats_hex_digit[256];
+
+/* The digits at s (decimal, or hexadecimal with an optional "0x" when hex) as *v; the
+ * first byte after them, NULL when there is no digit or the value passes 2^64 - 1.
+ * Inline: the reader's hot path calls it for every number of every line. */
+static inline const char *ats_scan_u64(const char *s, bool hex, uint64_t *v)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    uint64_t x = 0;
+    if (hex) {
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            p += 2;
+        }
+        const unsigned char *first = p;
+        unsigned d;
+        while ((d = ats_hex_digit[*p]) != 0) {
+            if (x >> 60) {
+                return NULL;
+            }
+            x = x << 4 | (d - 1);
+            p++;
+        }
+        if (p == first) {
+            return NULL;
+        }
+    } else {
+        const unsigned char *first = p;
+        unsigned d;
+        while ((d = (unsigned)*p - '0') < 10) {
+            if (x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
+                return NULL;
+            }
+            x = x * 10 + d;
+            p++;
+        }
+        if (p == first) {
+            return NULL;
+        }
+    }
+    *v = x;
+    return (const char *)p;
+}
+
+/* A decimal number with an optional sign at s as *v; the first byte after it, NULL
+ * when there is no digit or the value is outside int64_t. */
+static inline const char *ats_scan_i64(const char *s, int64_t *v)
+{
+    bool neg = *s == '-';
+    uint64_t u = 0;
+    const char *end = ats_scan_u64(s + (neg || *s == '+'), false, &u);
+    if (!end || u > (uint64_t)INT64_MAX + neg) {
+        return NULL;
+    }
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return end;
+}
+
 /* Whole-token numbers: decimal, or hexadecimal with an optional "0x". */
 bool ats_parse_u64(const char *s, int base, uint64_t *v);
 bool ats_parse_i64(const char *s, int64_t *v);
@@ -47,9 +125,11 @@ bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWher
  * is named). */
 bool ats_header_check(unsigned seen, AtsWhere at, SimError *err);
 
-/* Parses the instruction line (modified in place) of kernel k and appends it to wb;
- * *unknown is set when its mnemonic is not in the opcode table. */
-bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsWarpBuf *wb, bool *unknown,
-                    AtsWhere at, SimError *err);
+/* Parses the instruction line (modified in place; ATS_LINE_PAD readable bytes after its
+ * NUL, as accelsim_lines.h returns lines) of kernel k and appends it to wb;
+ * its opcode is looked up through the memo ops; *unknown is set when its mnemonic is not
+ * in the opcode table. */
+bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
+                    bool *unknown, AtsWhere at, SimError *err);
 
 #endif

@@ -11,7 +11,17 @@
  *   the block does not list has no instructions (AtsCta.nwarps is always the block's
  *   warp count, so consumers index warps by number).
  * - Instruction arrays grow as lines arrive (never sized from "insts = k" alone), so
- *   a wrong count costs an error, not an allocation of its size. */
+ *   a wrong count costs an error, not an allocation of its size.
+ * - The reader parses every block into its own AtsCta, whose warps keep their arrays
+ *   (and capacities) from block to block: ats_reader_view lends it, ats_reader_next
+ *   copies it into arrays of the exact size (two allocations per warp, no growth).
+ *   Memory is the largest block's, twice with ats_reader_next while the caller holds
+ *   its copy.
+ * - A block is read in three steps, each done once: "#BEGIN_TB", the "thread block"
+ *   line (ats_reader_peek stops here), and the body, parsed or skipped. Skipping reads
+ *   the instruction lines as lines only (a line that starts a structure line, '#',
+ *   'w', 't' or 'i', is refused there as when parsing); their own errors are not
+ *   found (a later parse of the same file finds them). */
 #include "hw/core/accelsim_read.h"
 
 #include <inttypes.h>
@@ -22,11 +32,19 @@
 #include "hw/core/accelsim_lines.h"
 #include "hw/core/accelsim_parse.h"
 
+/* Where the reader is in the file: before a block's #BEGIN_TB, after it, or after its
+ * "thread block" line. */
+typedef enum ReadStep { READ_BETWEEN, READ_BEGUN, READ_PEEKED } ReadStep;
+
 struct AtsReader {
     AtsLines *lines;
     AtsKernelInfo info;
     uint64_t unknown;
-    bool begin_pending; /* the header ended at a #BEGIN_TB line */
+    ReadStep step;
+    uint32_t xyz[3];  /* the peeked block's coordinates (READ_PEEKED) */
+    AtsCta cta;       /* the reader's own block */
+    AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
+    AtsOpMemo ops;
 };
 
 static AtsWhere read_where(const AtsReader *r)
@@ -46,8 +64,11 @@ static bool read_line(AtsReader *r, bool comments, char **line, SimError *err)
         if (!s) {
             return true;
         }
-        s += strspn(s, " \t");
-        size_t len = strlen(s);
+        size_t len = ats_lines_length(r->lines);
+        while (*s == ' ' || *s == '\t') {
+            s++;
+            len--;
+        }
         while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t')) {
             s[--len] = '\0';
         }
@@ -78,7 +99,7 @@ static bool read_header(AtsReader *r, SimError *err)
             return false;
         }
         if (!line || strcmp(line, "#BEGIN_TB") == 0) {
-            r->begin_pending = line != NULL;
+            r->step = line ? READ_BEGUN : READ_BETWEEN;
             return ats_header_check(seen, read_where(r), err);
         }
         if (line[0] != '-') {
@@ -91,6 +112,24 @@ static bool read_header(AtsReader *r, SimError *err)
     }
 }
 
+/* The reader's own block: the header's warp count, each warp with no array yet. */
+static bool read_own_block(AtsReader *r, SimError *err)
+{
+    const AtsKernelInfo *k = &r->info;
+    uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
+    size_t nwarps = (size_t)((threads + ATS_LANES - 1) / ATS_LANES);
+    r->cta.warps = calloc(nwarps, sizeof *r->cta.warps);
+    r->bufs = calloc(nwarps, sizeof *r->bufs);
+    if (!r->cta.warps || !r->bufs) {
+        return read_fail(r, err, "%s", "out of memory");
+    }
+    r->cta.nwarps = nwarps;
+    for (size_t w = 0; w < nwarps; w++) {
+        r->bufs[w].warp = &r->cta.warps[w];
+    }
+    return true;
+}
+
 AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
 {
     AtsReader *r = calloc(1, sizeof *r);
@@ -99,7 +138,7 @@ AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
         return NULL;
     }
     r->lines = ats_lines_open(path, err);
-    if (!r->lines || !read_header(r, err)) {
+    if (!r->lines || !read_header(r, err) || !read_own_block(r, err)) {
         ats_reader_close(r);
         return NULL;
     }
@@ -118,11 +157,10 @@ static bool read_key_u64(const char *line, const char *key, const char **val)
     return true;
 }
 
-/* "thread block = x,y,z" inside the grid. */
-static bool read_block_id(AtsReader *r, const char *line, AtsCta *cta, SimError *err)
+/* "thread block = x,y,z" inside the grid, into r->xyz. */
+static bool read_block_id(AtsReader *r, const char *line, SimError *err)
 {
     const char *val;
-    uint32_t id[3];
     if (!read_key_u64(line, "thread block", &val)) {
         return read_fail(r, err, "expected thread block = x,y,z, not \"%.40s\"", line);
     }
@@ -139,18 +177,48 @@ static bool read_block_id(AtsReader *r, const char *line, AtsCta *cta, SimError 
         if (!ats_parse_u64(num, 10, &v) || v >= r->info.grid[i]) {
             return read_fail(r, err, "thread block \"%s\" outside the grid", val);
         }
-        id[i] = (uint32_t)v;
+        r->xyz[i] = (uint32_t)v;
         s += len + (i < 2);
     }
-    cta->x = id[0];
-    cta->y = id[1];
-    cta->z = id[2];
     return true;
 }
 
-/* Reads the k instruction lines of warp wb. */
-static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, uint64_t k, uint64_t w,
-                            SimError *err)
+/* Brings the reader to the next block's body (READ_PEEKED); *got false at the end. */
+static bool read_to_body(AtsReader *r, bool *got, SimError *err)
+{
+    char *line;
+    *got = false;
+    if (r->step == READ_BETWEEN) {
+        if (!read_line(r, true, &line, err)) {
+            return false;
+        }
+        if (!line) {
+            return true;
+        }
+        if (strcmp(line, "#BEGIN_TB") != 0) {
+            return read_fail(r, err, "expected #BEGIN_TB, not \"%.40s\"", line);
+        }
+        r->step = READ_BEGUN;
+    }
+    if (r->step == READ_BEGUN) {
+        if (!read_line(r, false, &line, err)) {
+            return false;
+        }
+        if (!line) {
+            return read_fail(r, err, "end of file after %s", "#BEGIN_TB");
+        }
+        if (!read_block_id(r, line, err)) {
+            return false;
+        }
+        r->step = READ_PEEKED;
+    }
+    *got = true;
+    return true;
+}
+
+/* Reads the k instruction lines of warp w, into wb when parse is true. */
+static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k,
+                            uint64_t w, SimError *err)
 {
     for (uint64_t i = 0; i < k; i++) {
         char *line;
@@ -171,17 +239,18 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, uint64_t k, uint64_t w
                                  " instructions of warp %" PRIu64,
                                  at.file, at.line, line, i, k, w);
         }
-        bool unknown;
-        if (!ats_inst_parse(line, &r->info, wb, &unknown, read_where(r), err)) {
+        bool unknown = false;
+        if (parse &&
+            !ats_inst_parse(line, &r->info, &r->ops, wb, &unknown, read_where(r), err)) {
             return false;
         }
-        r->unknown += unknown;
+        r->unknown += parse && unknown;
     }
     return true;
 }
 
-/* "warp = w" (line) then "insts = k" and the instructions, into cta. */
-static bool read_warp(AtsReader *r, const char *line, AtsCta *cta, uint32_t *listed,
+/* "warp = w" (line) then "insts = k" and the instructions, parsed when parse is true. */
+static bool read_warp(AtsReader *r, const char *line, bool parse, uint32_t *listed,
                       SimError *err)
 {
     const char *val;
@@ -192,18 +261,17 @@ static bool read_warp(AtsReader *r, const char *line, AtsCta *cta, uint32_t *lis
     if (!ats_parse_u64(val, 10, &w)) {
         return read_fail(r, err, "bad warp number \"%s\"", val);
     }
-    if (w >= cta->nwarps) {
+    if (w >= r->cta.nwarps) {
         AtsWhere at = read_where(r);
         return sim_error_set(err,
                              "%s:%" PRIu64 ": warp %" PRIu64 " outside the block's %zu "
                              "warps",
-                             at.file, at.line, w, cta->nwarps);
+                             at.file, at.line, w, r->cta.nwarps);
     }
     if (*listed >> w & 1u) {
         return read_fail(r, err, "%s listed twice in the block", line);
     }
     *listed |= 1u << w;
-    AtsWarp *warp = &cta->warps[w];
     char *next;
     if (!read_line(r, false, &next, err)) {
         return false;
@@ -217,19 +285,20 @@ static bool read_warp(AtsReader *r, const char *line, AtsCta *cta, uint32_t *lis
     if (!ats_parse_u64(val, 10, &k)) {
         return read_fail(r, err, "bad instruction count \"%s\"", val);
     }
-    AtsWarpBuf wb = {.warp = warp};
-    return read_warp_insts(r, &wb, k, w, err);
+    return read_warp_insts(r, &r->bufs[w], parse, k, w, err);
 }
 
-/* The warps of the block whose id line was read, up to #END_TB, into cta. */
-static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
+/* The body of the peeked block up to #END_TB, into the reader's block when parse. */
+static bool read_body(AtsReader *r, bool parse, SimError *err)
 {
-    const AtsKernelInfo *k = &r->info;
-    uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
-    cta->nwarps = (size_t)((threads + ATS_LANES - 1) / ATS_LANES);
-    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
-    if (!cta->warps) {
-        return read_fail(r, err, "%s", "out of memory");
+    if (parse) {
+        r->cta.x = r->xyz[0];
+        r->cta.y = r->xyz[1];
+        r->cta.z = r->xyz[2];
+        for (size_t w = 0; w < r->cta.nwarps; w++) {
+            r->cta.warps[w].ninst = 0;
+            r->cta.warps[w].naddrs = 0;
+        }
     }
     uint32_t listed = 0; /* bit w: warp w was listed (at most 1024 / 32 warps) */
     char *line;
@@ -241,88 +310,95 @@ static bool read_block(AtsReader *r, AtsCta *cta, SimError *err)
             return read_fail(r, err, "end of file before %s", "#END_TB");
         }
         if (strcmp(line, "#END_TB") == 0) {
+            r->step = READ_BETWEEN;
             return true;
         }
-        if (!read_warp(r, line, cta, &listed, err)) {
+        if (!read_warp(r, line, parse, &listed, err)) {
             return false;
         }
     }
 }
 
-bool ats_reader_next_id(AtsReader *r, uint32_t id[3], bool *got, SimError *err)
+bool ats_reader_view(AtsReader *r, const AtsCta **view, bool *got, SimError *err)
 {
-    char *line;
+    if (!read_to_body(r, got, err)) {
+        return false;
+    }
+    if (!*got) {
+        return true;
+    }
     *got = false;
-    if (!r->begin_pending) {
-        if (!read_line(r, true, &line, err)) {
-            return false;
-        }
-        if (!line) {
-            return true;
-        }
-        if (strcmp(line, "#BEGIN_TB") != 0) {
-            return read_fail(r, err, "expected #BEGIN_TB, not \"%.40s\"", line);
-        }
-    }
-    r->begin_pending = false;
-    if (!read_line(r, false, &line, err)) {
+    if (!read_body(r, true, err)) {
         return false;
     }
-    if (!line) {
-        return read_fail(r, err, "end of file after %s", "#BEGIN_TB");
-    }
-    AtsCta c = {0};
-    if (!read_block_id(r, line, &c, err)) {
-        return false;
-    }
-    id[0] = c.x;
-    id[1] = c.y;
-    id[2] = c.z;
+    *view = &r->cta;
     *got = true;
     return true;
 }
 
-bool ats_reader_body(AtsReader *r, const uint32_t id[3], AtsCta *cta, SimError *err)
+bool ats_reader_peek(AtsReader *r, uint32_t xyz[3], bool *got, SimError *err)
 {
-    AtsCta c = {.x = id[0], .y = id[1], .z = id[2]};
-    if (!read_block(r, &c, err)) {
-        ats_cta_free(&c);
+    if (!read_to_body(r, got, err)) {
         return false;
     }
-    *cta = c;
+    if (*got) {
+        memcpy(xyz, r->xyz, sizeof r->xyz);
+    }
     return true;
 }
 
-bool ats_reader_skip(AtsReader *r, SimError *err)
+bool ats_reader_skip(AtsReader *r, bool *got, SimError *err)
 {
-    for (;;) {
-        char *line;
-        if (!ats_lines_next(r->lines, &line, err)) {
-            return false;
-        }
-        if (!line) {
-            return read_fail(r, err, "end of file before %s", "#END_TB");
-        }
-        if (line[0] == '#' || line[0] == ' ' || line[0] == '\t') {
-            line += strspn(line, " \t");
-            if (strncmp(line, "#END_TB", 7) == 0 &&
-                line[7 + strspn(line + 7, " \t")] == '\0') {
-                return true;
-            }
-        }
+    if (!read_to_body(r, got, err)) {
+        return false;
     }
+    if (*got && !read_body(r, false, err)) {
+        *got = false;
+        return false;
+    }
+    return true;
+}
+
+/* A new copy of n items of size bytes at src (NULL when n is 0 or out of memory). */
+static void *read_copy(const void *src, size_t n, size_t size)
+{
+    void *p = n ? malloc(n * size) : NULL;
+    if (p) {
+        memcpy(p, src, n * size);
+    }
+    return p;
 }
 
 bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
 {
-    uint32_t id[3];
-    if (!ats_reader_next_id(r, id, got, err)) {
+    const AtsCta *v;
+    if (!ats_reader_view(r, &v, got, err)) {
         return false;
     }
-    if (*got && !ats_reader_body(r, id, cta, err)) {
+    if (!*got) {
+        return true;
+    }
+    AtsCta c = {.x = v->x, .y = v->y, .z = v->z};
+    c.warps = calloc(v->nwarps, sizeof *c.warps);
+    bool ok = c.warps != NULL;
+    if (ok) {
+        c.nwarps = v->nwarps;
+    }
+    for (size_t w = 0; ok && w < c.nwarps; w++) {
+        const AtsWarp *from = &v->warps[w];
+        AtsWarp *to = &c.warps[w];
+        to->ninst = from->ninst;
+        to->naddrs = from->naddrs;
+        to->inst = read_copy(from->inst, from->ninst, sizeof *from->inst);
+        to->addrs = read_copy(from->addrs, from->naddrs, sizeof *from->addrs);
+        ok = (to->inst || !from->ninst) && (to->addrs || !from->naddrs);
+    }
+    if (!ok) {
+        ats_cta_free(&c);
         *got = false;
-        return false;
+        return read_fail(r, err, "%s", "out of memory");
     }
+    *cta = c;
     return true;
 }
 
@@ -335,6 +411,8 @@ void ats_reader_close(AtsReader *r)
 {
     if (r) {
         ats_lines_close(r->lines);
+        ats_cta_free(&r->cta);
+        free(r->bufs);
         free(r);
     }
 }

@@ -8,7 +8,17 @@
  *   while (ats_reader_next(r, &cta, &got, &err) && got) { ...; ats_cta_free(&cta); }
  *   ats_reader_close(r);
  *
- * Every error is one line "<file>:<line>: <message>" in err. */
+ * A consumer that does not keep blocks reads them in place with ats_reader_view (no
+ * allocation, no copy); one that wants only some blocks reads each block's coordinates
+ * with ats_reader_peek and passes over the others with ats_reader_skip:
+ *
+ *   while (ats_reader_peek(r, xyz, &got, &err) && got) {
+ *       if (mine(xyz)) { ok = ats_reader_view(r, &view, &got, &err); ...use *view... }
+ *       else ok = ats_reader_skip(r, &got, &err);
+ *   }
+ *
+ * Every error is one line "<file>:<line>: <message>" in err; after an error the reader
+ * is only closed. */
 #ifndef MGTLM_HW_CORE_ACCELSIM_READ_H
 #define MGTLM_HW_CORE_ACCELSIM_READ_H
 
@@ -29,17 +39,22 @@ AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
 /* Reads the next thread block into *cta (the caller frees it with ats_cta_free) and
  * sets *got; *got false at the end of the file (cta untouched). False on error. */
 bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err);
-/* The same in two steps, so that a block can be passed over without parsing its
- * instructions (a dispatcher skipping other GPUs' CTAs): ats_reader_next_id reads the
- * next "#BEGIN_TB" and "thread block = x,y,z" (inside the grid) into id and sets *got
- * (false at the end of the file); then exactly one of ats_reader_body (the warps, into
- * *cta, freed by the caller with ats_cta_free) or ats_reader_skip (the lines up to
- * #END_TB, not checked) must follow. False on error. */
-bool ats_reader_next_id(AtsReader *r, uint32_t id[3], bool *got, SimError *err);
-bool ats_reader_body(AtsReader *r, const uint32_t id[3], AtsCta *cta, SimError *err);
-bool ats_reader_skip(AtsReader *r, SimError *err);
+/* Reads the next thread block into the reader's own block and points *view at it
+ * (borrowed: valid until the next call on r) and sets *got; *got false at the end of
+ * the file. False on error. The reader's block keeps its arrays from block to block,
+ * so memory stays that of the largest block. */
+bool ats_reader_view(AtsReader *r, const AtsCta **view, bool *got, SimError *err);
+/* Reads the next thread block's "thread block = x,y,z" line (once: until that block is
+ * read or skipped, further calls give the same block) into xyz and sets *got; *got
+ * false at the end of the file. False on error. */
+bool ats_reader_peek(AtsReader *r, uint32_t xyz[3], bool *got, SimError *err);
+/* Passes over the next thread block, checking its structure lines ("thread block",
+ * "warp", "insts", #END_TB and the instruction count) as the other calls do but not
+ * its instruction lines, and sets *got; *got false at the end of the file. False on
+ * error (the errors of the structure lines, as the other calls word them). */
+bool ats_reader_skip(AtsReader *r, bool *got, SimError *err);
 /* Instructions read so far whose mnemonic is not in the opcode table (accelsim_op.h),
- * each counted as an int op. */
+ * each counted as an int op (skipped blocks are not read, so not counted). */
 uint64_t ats_reader_unknown(const AtsReader *r);
 void ats_reader_close(AtsReader *r);
 

@@ -136,7 +136,7 @@ static bool disp_peek(Disp *d)
         uint32_t id[3];
         bool got;
         SimError err;
-        if (!ats_reader_next_id(d->rd, id, &got, &err)) {
+        if (!ats_reader_peek(d->rd, id, &got, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
@@ -159,14 +159,14 @@ static bool disp_peek(Disp *d)
                          (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
                 disp_trace_error(d, msg);
             }
-            if (!ats_reader_skip(d->rd, &err)) {
+            if (!ats_reader_skip(d->rd, &got, &err)) {
                 disp_trace_error(d, err.msg);
                 disp_close(d);
             }
             continue;
         }
         AtsCta c;
-        if (!ats_reader_body(d->rd, id, &c, &err)) {
+        if (!ats_reader_next(d->rd, &c, &got, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
