@@ -91,8 +91,9 @@ typedef struct Disp {
     AtsKernelInfo info;
     CtaMap map;
     uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;    /* cta holds the next CTA; nothing more to read */
-    AtsCta cta;
+    bool ready, eof;    /* msg holds the next CTA; nothing more to read */
+    uint8_t *msg;       /* the next CTA, encoded (core_cta_encode); owned, reused */
+    size_t msg_len, msg_cap;
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
@@ -113,10 +114,7 @@ static void disp_trace_error(Disp *d, const char *msg)
 
 static void disp_close(Disp *d)
 {
-    if (d->ready) {
-        ats_cta_free(&d->cta);
-        d->ready = false;
-    }
+    d->ready = false;
     ats_reader_close(d->rd);
     d->rd = NULL;
     d->eof = true;
@@ -165,23 +163,25 @@ static bool disp_peek(Disp *d)
             }
             continue;
         }
-        AtsCta c;
-        if (!ats_reader_next(d->rd, &c, &got, &err)) {
+        const AtsCta *c;
+        if (!ats_reader_view(d->rd, &c, &got, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
         }
         *d->absent += rank - d->got;
         d->got = rank + 1;
-        if (core_cta_size(&c) > UINT32_MAX) {
+        size_t n = core_cta_size(c);
+        if (n > UINT32_MAX) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u does not fit a message",
                      path, id[0], id[1], id[2]);
             disp_trace_error(d, msg);
-            ats_cta_free(&c);
             continue;
         }
-        d->cta = c;
+        d->msg = xgrow(d->msg, &d->msg_cap, n, 1, 4096);
+        core_cta_encode(c, d->msg);
+        d->msg_len = n;
         d->cta_index = i;
         d->ready = true;
     }
@@ -200,10 +200,8 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    size_t n = core_cta_size(&d->cta);
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)n, k);
-    core_cta_encode(&d->cta, txn_set_data(t, NULL));
-    ats_cta_free(&d->cta);
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->msg_len, k);
+    (void)txn_set_data(t, d->msg);
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
@@ -428,8 +426,11 @@ static void disp_finalize(Block *b)
         txn_unref(d->launch);
     }
     free(d->sm);
+    free(d->msg);
     core_kernels_free(&d->ks);
     d->sm = NULL;
+    d->msg = NULL;
+    d->msg_cap = 0;
     d->launch = NULL;
 }
 

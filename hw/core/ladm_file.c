@@ -8,11 +8,10 @@
 static bool one_pass(AtsReader *r, Ladm *l, void (*pass)(Ladm *, const AtsCta *),
                      SimError *err)
 {
-    AtsCta cta;
+    const AtsCta *cta;
     bool got, ok;
-    while ((ok = ats_reader_next(r, &cta, &got, err)) && got) {
-        pass(l, &cta);
-        ats_cta_free(&cta);
+    while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
+        pass(l, cta);
     }
     ats_reader_close(r);
     return ok;

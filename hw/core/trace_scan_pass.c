@@ -124,11 +124,10 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err
         return false;
     }
     PassCtx c = {tk, k, w};
-    AtsCta cta;
+    const AtsCta *cta;
     bool got, ok;
-    while ((ok = ats_reader_next(r, &cta, &got, err)) && got) {
-        ok = pass_cta(&c, &cta, err);
-        ats_cta_free(&cta);
+    while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
+        ok = pass_cta(&c, cta, err);
         if (!ok) {
             break;
         }
