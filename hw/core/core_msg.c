@@ -29,8 +29,19 @@ const TxnCmdDecl core_cmd_xlat = {
         "host; answered with paddr",
 };
 
+/* Little-endian fields: a plain copy on a little-endian host, bytes otherwise. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CORE_MSG_LE 1
+#else
+#define CORE_MSG_LE 0
+#endif
+
 static void put32(uint8_t *p, uint32_t v)
 {
+    if (CORE_MSG_LE) {
+        memcpy(p, &v, 4);
+        return;
+    }
     for (int i = 0; i < 4; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
@@ -38,6 +49,10 @@ static void put32(uint8_t *p, uint32_t v)
 
 static void put64(uint8_t *p, uint64_t v)
 {
+    if (CORE_MSG_LE) {
+        memcpy(p, &v, 8);
+        return;
+    }
     for (int i = 0; i < 8; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
@@ -46,6 +61,10 @@ static void put64(uint8_t *p, uint64_t v)
 static uint32_t get32(const uint8_t *p)
 {
     uint32_t v = 0;
+    if (CORE_MSG_LE) {
+        memcpy(&v, p, 4);
+        return v;
+    }
     for (int i = 3; i >= 0; i--) {
         v = v << 8 | p[i];
     }
@@ -55,10 +74,37 @@ static uint32_t get32(const uint8_t *p)
 static uint64_t get64(const uint8_t *p)
 {
     uint64_t v = 0;
+    if (CORE_MSG_LE) {
+        memcpy(&v, p, 8);
+        return v;
+    }
     for (int i = 7; i >= 0; i--) {
         v = v << 8 | p[i];
     }
     return v;
+}
+
+/* n addresses to p, from p (little-endian u64 each). */
+static void put_addrs(uint8_t *p, const uint64_t *a, size_t n)
+{
+    if (CORE_MSG_LE) {
+        memcpy(p, a, 8 * n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        put64(p + 8 * i, a[i]);
+    }
+}
+
+static void get_addrs(uint64_t *a, const uint8_t *p, size_t n)
+{
+    if (CORE_MSG_LE) {
+        memcpy(a, p, 8 * n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        a[i] = get64(p + 8 * i);
+    }
 }
 
 void core_launch_encode(const CoreLaunch *l, uint8_t *out)
@@ -134,9 +180,8 @@ void core_cta_encode(const AtsCta *cta, uint8_t *out)
         for (size_t i = 0; i < wp->ninst; i++) {
             p = core_inst_encode(&wp->inst[i], p);
         }
-        for (size_t a = 0; a < wp->naddrs; a++, p += 8) {
-            put64(p, wp->addrs[a]);
-        }
+        put_addrs(p, wp->addrs, wp->naddrs);
+        p += 8 * wp->naddrs;
     }
 }
 
@@ -202,9 +247,8 @@ bool core_cta_decode(const uint8_t *data, size_t len, AtsCta *cta, SimError *err
                                      i);
             }
         }
-        for (size_t a = 0; a < wp->naddrs; a++, p += 8) {
-            wp->addrs[a] = get64(p);
-        }
+        get_addrs(wp->addrs, p, wp->naddrs);
+        p += 8 * wp->naddrs;
     }
     *cta = c;
     return true;
