@@ -4,11 +4,11 @@
  *
  * Ports: gpu[g] (count `gpus`, set by the loader to the platform's GPU count) to
  * gpu<g>.disp.host. Messages (hw/core/core_msg.h):
- * - launch k (addr k, kernel_hint = `hint`, or under ladm see below) goes out of every
- * gpu[g] at once; GPU g's answer carries the warp instructions (insts) and the CTAs
- * (ctas) it ran. Kernel k starts when the launches are sent and ends when the last GPU
- * answers; kernel k + 1 is launched at that same instant. Execution time (`exec_ps`) is
- * the end of the last kernel.
+ * - launch k (addr k, kernel_hint = `hint`; under ladm see below) goes out of
+ *   every gpu[g] at once; GPU g's answer carries the warp instructions (insts) and
+ *   the CTAs (ctas) it ran. Kernel k starts when the launches are sent and ends when
+ *   the last GPU answers; kernel k + 1 is launched at that same instant. Execution
+ *   time (`exec_ps`) is the end of the last kernel.
  * - xlat (addr = a virtual page, len = `page`, space, src = the GPU) is answered on
  *   the port it came in on with paddr = the platform physical address of the page
  *   (host_xlat.h: placement by `placement` for global pages, frames from the top of
