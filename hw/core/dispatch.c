@@ -26,6 +26,13 @@
  * - The kernel file is opened at the launch and read in file order, one CTA ahead:
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
  *   SMs'). Reading stops once the GPU's last CTA is read.
+ * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
+ *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
+ *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
+ *   on its page boundaries), each dispatcher for itself, so no block shares state.
+ *   Each GPU then reads the file twice; memory stays that of one CTA plus the
+ *   analysis. If the analysis fails (a malformed CTA), one trace error is counted and
+ *   the kernel's CTAs go contiguous, so the run goes on and fails at its end.
  * - Files list CTAs in index order, and may leave some out: Accel-Sim's
  *   post-processor writes thread blocks by index (x fastest) and skips those that
  *   recorded no instruction (util/tracer_nvbit/tracer_tool/traces-processing/
@@ -46,8 +53,8 @@
  *   no SM has room, the GPU's remaining CTAs are not run and the kernel finishes.
  * - An unexpected control message counts in ctl_errors and is dropped (an xlat with
  *   the wrong unit is counted and routed by its port).
- * Not modelled: a dispatcher's own latency beyond the wires and `interval`; LADM's
- * CTA policy. */
+ * Not modelled: a dispatcher's own latency beyond the wires and `interval`, or the
+ * time LADM's analysis would take (LADM does it at compile time). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +63,7 @@
 #include "hw/core/core_kernels.h"
 #include "hw/core/core_msg.h"
 #include "hw/core/cta_map.h"
+#include "hw/core/ladm.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -76,8 +84,10 @@ typedef struct Disp {
     uint64_t sms;
     int cta_policy;
     SimTime interval;
+    uint64_t page;
     CoreKernels ks;
-    DispSm *sm; /* owned, sms entries */
+    LadmAlloc *allocs; /* ks's allocations for ladm_plan_kernel (owned) */
+    DispSm *sm;        /* owned, sms entries */
     Port *host;
     Egress to_host;
     SimEvent round_ev;
@@ -101,7 +111,8 @@ typedef struct Disp {
     uint64_t *ctas, *kernels, *xlats, *absent, *fit_errors, *ctl_errors, *trace_errors;
 } Disp;
 
-static const char *const disp_policy_choices[] = {"contiguous", "round_robin", NULL};
+static const char *const disp_policy_choices[] = {"contiguous", "round_robin", "ladm",
+                                                  NULL};
 
 static void disp_trace_error(Disp *d, const char *msg)
 {
@@ -273,6 +284,24 @@ static void disp_round(void *subject, void *obj)
     disp_check_finish(d);
 }
 
+/* The kernel's map under cta_policy; a failed LADM analysis is a trace error and
+ * leaves the map contiguous. */
+static bool disp_map(Disp *d, SimError *err)
+{
+    uint32_t n = d->base.plat->gpus;
+    if (d->cta_policy == CTA_LADM && d->rd) {
+        if (ladm_plan_kernel(d->ks.kernels[d->kernel].path, n, d->page, d->allocs,
+                             d->ks.nallocs, &d->map, NULL, NULL, err)) {
+            return true;
+        }
+        char msg[SIM_ERROR_MAX + 40];
+        snprintf(msg, sizeof msg, "%s (LADM's analysis; CTAs contiguous)", err->msg);
+        disp_trace_error(d, msg);
+        return cta_map_init(&d->map, CTA_CONTIGUOUS, d->info.grid, n, err);
+    }
+    return cta_map_init(&d->map, (CtaPolicy)d->cta_policy, d->info.grid, n, err);
+}
+
 static void disp_start(Disp *d, Txn *t)
 {
     uint32_t k = (uint32_t)t->addr;
@@ -295,8 +324,7 @@ static void disp_start(Disp *d, Txn *t)
         d->eof = true;
         d->info = kn->info;
     }
-    if (cta_map_init(&d->map, (CtaPolicy)d->cta_policy, d->info.grid, d->base.plat->gpus,
-                     &err)) {
+    if (disp_map(d, &err)) {
         d->want = cta_map_count(&d->map, (uint32_t)d->base.gpu);
     } else {
         disp_trace_error(d, err.msg);
@@ -427,10 +455,12 @@ static void disp_finalize(Block *b)
     }
     free(d->sm);
     free(d->msg);
+    free(d->allocs);
     core_kernels_free(&d->ks);
     d->sm = NULL;
     d->msg = NULL;
     d->msg_cap = 0;
+    d->allocs = NULL;
     d->launch = NULL;
 }
 
@@ -441,8 +471,16 @@ static bool disp_realize(Block *b, SimError *err)
         return sim_error_set(err, "%s: a dispatcher belongs to a GPU (gpu<g>.disp)",
                              b->name);
     }
+    if ((d->page & (d->page - 1)) != 0) {
+        return sim_error_set(err, "%s: page %llu is not a power of two", b->name,
+                             (unsigned long long)d->page);
+    }
     if (b->plat->trace && !core_kernels_load(b->plat->trace, &d->ks, err)) {
         return false;
+    }
+    d->allocs = xcalloc(d->ks.nallocs ? d->ks.nallocs : 1, sizeof *d->allocs);
+    for (size_t i = 0; i < d->ks.nallocs; i++) {
+        d->allocs[i] = (LadmAlloc){d->ks.allocs[i].base, d->ks.allocs[i].bytes};
     }
     d->host = block_port(b, "host", -1);
     d->sm = xcalloc(d->sms, sizeof *d->sm);
@@ -469,7 +507,14 @@ static const ParamDef disp_params[] = {
      .def = "contiguous",
      .choices = disp_policy_choices,
      .doc = "CTAs to GPUs: contiguous (CTA i on GPU floor(i N / T)), round_robin "
-            "(i mod N)"},
+            "(i mod N), ladm (LADM's scheduler per kernel, from its trace)"},
+    {.key = "page",
+     .offset = offsetof(Disp, page),
+     .type = PT_SIZE,
+     .def = "4KiB",
+     .min = PLACEMENT_PAGE_MIN,
+     .max = PLACEMENT_PAGE_MAX,
+     .doc = "ladm: page size of the analysis, as the host's page (a power of two)"},
     {.key = "interval",
      .offset = offsetof(Disp, interval),
      .type = PT_TIME,
@@ -500,7 +545,8 @@ static const StatDef disp_stat_defs[] = {
     STAT(Disp, ctl_errors, "ctl_errors", STAT_COUNTER, "",
          "unexpected control messages (dropped)", .is_error = true),
     STAT(Disp, trace_errors, "trace_errors", STAT_COUNTER, "",
-         "CTAs not run: out of index order or outside the grid; unreadable files",
+         "CTAs not run: out of index order or outside the grid; unreadable files; "
+         "failed LADM analyses",
          .is_error = true),
 };
 

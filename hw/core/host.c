@@ -4,15 +4,21 @@
  *
  * Ports: gpu[g] (count `gpus`, set by the loader to the platform's GPU count) to
  * gpu<g>.disp.host. Messages (hw/core/core_msg.h):
- * - launch k (addr k, kernel_hint = `hint`) goes out of every gpu[g] at once; GPU g's
- *   answer carries the warp instructions (insts) and the CTAs (ctas) it ran. Kernel k
- *   starts when the launches are sent and ends when the last GPU answers; kernel k + 1
- *   is launched at that same instant. Execution time (`exec_ps`) is the end of the
- *   last kernel.
+ * - launch k (addr k, kernel_hint = `hint`; under ladm see below) goes out of
+ *   every gpu[g] at once; GPU g's answer carries the warp instructions (insts) and
+ *   the CTAs (ctas) it ran. Kernel k starts when the launches are sent and ends when
+ *   the last GPU answers; kernel k + 1 is launched at that same instant. Execution
+ *   time (`exec_ps`) is the end of the last kernel.
  * - xlat (addr = a virtual page, len = `page`, space, src = the GPU) is answered on
  *   the port it came in on with paddr = the platform physical address of the page
  *   (host_xlat.h: placement by `placement` for global pages, frames from the top of
  *   the asking GPU's memory for local ones).
+ * - placement ladm (docs/cores.md "LADM's policies"): before sending launch k the
+ *   host runs ladm_plan_kernel over kernel k's file (ladm.h), which plans the homes
+ *   of the pages the kernel uses under LADM's schedule (the dispatchers' cta_policy
+ *   ladm) and says whether the kernel's locality is intra-thread; such a kernel's
+ *   kernel_hint is `once_hint` (the l2's once_hint: remote_insert auto then caches
+ *   its remote lines once, RONCE), any other kernel's is `hint`.
  *
  * Decisions:
  * - Without a trace (b->plat->trace NULL: a platform that names a host itself and is
@@ -29,6 +35,11 @@
  *   to a launch counts in ctl_errors and is dropped.
  * - A run that ends idle with a kernel not ended (a GPU never answered its launch)
  *   counts the kernels left in unfinished_errors; a run cut by --until does not.
+ * - A failed LADM analysis (a malformed CTA in the file) counts in trace_errors (the
+ *   first message goes to stderr): the kernel is launched with `hint` and its
+ *   unplanned pages are placed as split, so the run goes on and fails at its end.
+ *   The analysis is done at the launch's simulated instant and takes no time (LADM
+ *   does it at compile time); each kernel file is read twice more for it.
  * - Per-kernel statistics (k<k>.start_ps, .end_ps, .cycles = (end - start) / clock,
  *   .warp_insts, .ipc = warp_insts / cycles) are registered at realize, one set per
  *   launch of kernelslist.g; per GPU, <port>_end_ps is the time of its last answer and
@@ -42,6 +53,7 @@
 #include "hw/core/core_kernels.h"
 #include "hw/core/core_msg.h"
 #include "hw/core/host_xlat.h"
+#include "hw/core/ladm.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -59,7 +71,10 @@ typedef struct Host {
     int placement;
     uint64_t page;
     uint64_t hint;
+    uint64_t once_hint;
     CoreKernels ks;
+    LadmAlloc *allocs; /* ks's allocations for ladm_plan_kernel (owned) */
+    bool reported;     /* a trace error went to stderr */
     HostXlat xlat;
     Egress *out; /* one per gpu port (owned) */
     SimEvent launch_ev;
@@ -71,11 +86,12 @@ typedef struct Host {
     HostKernelStats *kst; /* per kernel (owned) */
     uint64_t *exec_ps, *kernels, *kernels_done, *ctas, *ctas_done, *warp_insts;
     uint64_t *xlats, *pages, *oom_errors, *xlat_errors, *ctl_errors, *unfinished;
+    uint64_t *trace_errors;
     uint64_t **end_ps, **busy_ps;
 } Host;
 
 static const char *const host_placement_choices[] = {"interleave", "split", "first_touch",
-                                                     NULL};
+                                                     "ladm", NULL};
 
 static const StatDef host_k_start = {.name = "start_ps",
                                      .kind = STAT_TIME,
@@ -99,11 +115,33 @@ static const StatDef host_k_ipc = {.name = "ipc",
                                    .unit = "",
                                    .doc = "warp_insts / cycles (0 when cycles is 0)"};
 
+/* Kernel k's kernel_hint; under ladm, plans its pages first. */
+static uint32_t host_kernel_hint(Host *h, size_t k)
+{
+    if (h->placement != PLACE_LADM) {
+        return (uint32_t)h->hint;
+    }
+    bool itl = false;
+    SimError err;
+    if (!ladm_plan_kernel(h->ks.kernels[k].path, (uint32_t)h->gpus, h->page, h->allocs,
+                          h->ks.nallocs, NULL, &itl, h->xlat.pl, &err)) {
+        (*h->trace_errors)++;
+        if (!h->reported) {
+            fprintf(stderr, "mgtlm: %s: %s (LADM's analysis; pages split)\n",
+                    h->base.name, err.msg);
+            h->reported = true;
+        }
+        return (uint32_t)h->hint;
+    }
+    return (uint32_t)(itl ? h->once_hint : h->hint);
+}
+
 static void host_launch(Host *h)
 {
     if (h->next >= h->ks.nkernels) {
         return;
     }
+    uint32_t hint = host_kernel_hint(h, h->next);
     SimTime now = sim_now(h->base.sim);
     h->running = true;
     h->start = now;
@@ -114,7 +152,7 @@ static void host_launch(Host *h)
         Txn *t = txn_new_declared(h->base.sim, &core_cmd_launch, h->next, 0);
         t->src = -1;
         t->dst = (int16_t)g;
-        t->kernel_hint = (uint32_t)h->hint;
+        t->kernel_hint = hint;
         (void)egress_push(&h->out[g], t, 0);
     }
 }
@@ -236,11 +274,13 @@ static void host_finalize(Block *b)
     free(h->out);
     free(h->answered);
     free(h->kst);
+    free(h->allocs);
     host_xlat_free(&h->xlat);
     core_kernels_free(&h->ks);
     h->out = NULL;
     h->answered = NULL;
     h->kst = NULL;
+    h->allocs = NULL;
 }
 
 static bool host_realize(Block *b, SimError *err)
@@ -268,9 +308,11 @@ static bool host_realize(Block *b, SimError *err)
     SimError e;
     bool ok = host_xlat_init(&h->xlat, (PlacePolicy)h->placement, (uint32_t)h->gpus,
                              h->page, pi->mem_bytes, &e);
+    h->allocs = xcalloc(h->ks.nallocs ? h->ks.nallocs : 1, sizeof *h->allocs);
     for (size_t i = 0; ok && i < h->ks.nallocs; i++) {
         ok = host_xlat_add_alloc(&h->xlat, h->ks.allocs[i].base, h->ks.allocs[i].bytes,
                                  &e);
+        h->allocs[i] = (LadmAlloc){h->ks.allocs[i].base, h->ks.allocs[i].bytes};
     }
     if (!ok) {
         host_finalize(b);
@@ -296,6 +338,7 @@ static void host_reset(Block *b)
     Host *h = (Host *)b;
     h->next = 0;
     h->running = false;
+    h->reported = false;
     sim_event_notify(&h->launch_ev, 0);
 }
 
@@ -313,7 +356,8 @@ static const ParamDef host_params[] = {
      .def = "interleave",
      .choices = host_placement_choices,
      .doc = "home of global pages: interleave (page mod GPUs), split (each allocation "
-            "in GPU-count parts), first_touch (the first GPU to ask)"},
+            "in GPU-count parts), first_touch (the first GPU to ask), ladm (LADM's "
+            "plan per kernel; with the dispatchers' cta_policy ladm)"},
     {.key = "page",
      .offset = offsetof(Host, page),
      .type = PT_SIZE,
@@ -327,6 +371,12 @@ static const ParamDef host_params[] = {
      .def = "0",
      .max = UINT32_MAX,
      .doc = "kernel_begin hint of every kernel (LADM; 0 = none), sent with the launch"},
+    {.key = "once_hint",
+     .offset = offsetof(Host, once_hint),
+     .type = PT_U64,
+     .def = "1",
+     .max = UINT32_MAX,
+     .doc = "ladm: the hint of kernels with intra-thread locality (the l2's once_hint)"},
 };
 
 static const PortDef host_ports[] = {
@@ -357,6 +407,9 @@ static const StatDef host_stat_defs[] = {
          "unexpected control messages (dropped)", .is_error = true),
     STAT(Host, unfinished, "unfinished_errors", STAT_COUNTER, "",
          "kernels not ended when the run ended idle (an answer never came)",
+         .is_error = true),
+    STAT(Host, trace_errors, "trace_errors", STAT_COUNTER, "",
+         "failed LADM analyses of kernel files (pages split, hint `hint`)",
          .is_error = true),
     STAT(Host, end_ps, "_end_ps", STAT_TIME, "ps",
          "time this GPU answered its last launch"),

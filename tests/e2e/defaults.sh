@@ -6,6 +6,8 @@
 # - *-finepack: each packetizer sends packets holding more than one store;
 # - *-dir-baseline, *-hmg, *-rec: the directories invalidate and the L2s hit remote
 #   lines;
+# - *-ladm: as *-dir-baseline, and the L2s insert every remote line (the cus' hint 0
+#   is not the once hint); LADM's policies need a trace (tests/cores/test_ladm_runs.py);
 # - *-carve: the RDCs hit, the IMSTs send invalidates, the epoch counters see kernels;
 # - *-baseline: the run succeeds and holds none of those blocks.
 # A platform of no known family fails (add its check here). Every run must exit 0.
@@ -58,11 +60,13 @@ elif family == "finepack":
     every_gpu("packetizer.packets", lambda v: v > 0, "packets")
     if total("packetizer.stores") <= total("packetizer.packets"):
         bad.append("no packet holds more than one store")
-elif family in ("dir-baseline", "hmg", "rec"):
+elif family in ("dir-baseline", "hmg", "rec", "ladm"):
     if total("dir.invalidates") <= 0:
         bad.append("no directory invalidation")
     if total("l2.remote_hits") <= 0:
         bad.append("no L2 hit on a remote line")
+    if family == "ladm" and total("l2.once_skips") != 0:
+        bad.append("remote lines not inserted without a once hint")
 elif family == "carve":
     if total("rdc.hits") <= 0:
         bad.append("no RDC hit")

@@ -635,6 +635,112 @@ static void test_gap(void)
     rig_free(&r);
 }
 
+/* LADM (docs/cores.md "LADM's policies") on trace `ladm`: 10 CTAs, CTA x reads 32
+ * lanes x 4 B at 0x7f0000000000 + x 2 KiB, one allocation of 32 KiB. The analysis
+ * sees one NL structure whose starts differ by 2 KiB: datablock 2 KiB, batch =
+ * floor(4 KiB / 2 KiB) = 2 (at most floor(10 / 4) = 2), so the align-aware scheduler
+ * runs unit u (CTAs 2u, 2u + 1) of 5 on GPU floor(4u / 5) = 0, 0, 1, 2, 3: GPU 0 runs
+ * 0-3, GPU 1 4-5, GPU 2 6-7, GPU 3 8-9 (contiguous would give 0-2, 3-4, 5-7, 8-9).
+ * One SM per GPU holding one CTA of 100 ns: first CTAs at 100, second at 200, GPU 0's
+ * third and fourth at 300 and 400. Page p holds the data of CTAs 2p and 2p + 1, so
+ * every lane access to it comes from the GPU of unit p: homes 0, 0, 1, 2, 3 (split
+ * would give 0, 0, 1, 1, 2, interleave 0, 1, 2, 3, 0). Every CTA's xlat is of its own
+ * page: GPU 0 gets its pages 0 and 1 as frames 0 and 1 (paddr 0 twice, then 0x1000
+ * twice), GPUs 1 to 3 their home's frame 0 (g M). Not ITL: the launch carries `hint`
+ * (3). */
+static void test_ladm(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "ladm", 4, 1, 1, NULL, MIB,
+                   "{\"placement\": \"ladm\", \"hint\": 3}",
+                   "{\"cta_policy\": \"ladm\"}")) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(nseen, 10);
+    CHECK(saw(0, 0, 0, 0, 100) && saw(1, 1, 0, 4, 100));
+    CHECK(saw(2, 2, 0, 6, 100) && saw(3, 3, 0, 8, 100));
+    CHECK(saw(4, 0, 0, 1, 200) && saw(5, 1, 0, 5, 200));
+    CHECK(saw(6, 2, 0, 7, 200) && saw(7, 3, 0, 9, 200));
+    CHECK(saw(8, 0, 0, 2, 300) && saw(9, 0, 0, 3, 400));
+    CHECK_EQ_U64(nxl, 10);
+    uint64_t n0 = 0;
+    for (size_t i = 0; i < nxl; i++) {
+        if (xl[i].gpu == 0) {
+            CHECK_EQ_U64(xl[i].paddr, n0++ < 2 ? 0 : 0x1000);
+        } else {
+            CHECK_EQ_U64(xl[i].paddr, (uint64_t)xl[i].gpu * MIB);
+        }
+    }
+    CHECK_EQ_U64(n0, 4);
+    CHECK_EQ_U64(stat(&r, "host.pages"), 5);
+    CHECK_EQ_U64(last_hint, 3);
+    CHECK_EQ_U64(bad_msgs + errors(&r), 0);
+    rig_free(&r);
+}
+
+/* The dispatcher's `page` is the analysis's: with 2 KiB pages the batch is
+ * floor(2 KiB / 2 KiB) = 1, the kernel-wide scheduler, as contiguous: GPU 0 runs 0-2,
+ * GPU 1 3-4, GPU 2 5-7, GPU 3 8-9 (first CTAs at 100). */
+static void test_ladm_page(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "ladm", 4, 1, 1, NULL, MIB, NULL,
+                   "{\"cta_policy\": \"ladm\", \"page\": \"2KiB\"}")) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(nseen, 10);
+    CHECK(saw(0, 0, 0, 0, 100) && saw(1, 1, 0, 3, 100));
+    CHECK(saw(2, 2, 0, 5, 100) && saw(3, 3, 0, 8, 100));
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.ctas"), 3);
+    CHECK_EQ_U64(bad_msgs + errors(&r), 0);
+    rig_free(&r);
+}
+
+/* Trace `ladm_itl`: each lane of CTA x reads 4 B at 0x7f0000000000 + x 2 KiB + 64
+ * lane, then 4 and 8 bytes further at the same PC: every move of a lane is one access
+ * width (a step), so the structure is ITL and the kernel's locality intra-thread: the
+ * host launches it with `once_hint` (7) instead of `hint` (3). */
+static void test_ladm_itl(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "ladm_itl", 2, 1, 1, NULL, MIB,
+                   "{\"placement\": \"ladm\", \"hint\": 3, \"once_hint\": 7}",
+                   "{\"cta_policy\": \"ladm\"}")) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(launches, 2);
+    CHECK_EQ_U64(last_hint, 7);
+    CHECK_EQ_U64(stat(&r, "host.ctas_done"), 2);
+    CHECK_EQ_U64(bad_msgs + errors(&r), 0);
+    rig_free(&r);
+}
+
+/* Trace `ladm_bad`: grid 2, the file lists CTAs 0, 1 and then 5 (outside the grid):
+ * both analyses fail at CTA 5, one trace error each in the host and the dispatcher;
+ * the launch carries `hint` (3), the CTAs go contiguous (0 at 100, 1 at 200) and the
+ * dispatcher stops reading after CTA 1, its last; the kernel ends. */
+static void test_ladm_bad(void)
+{
+    Rig r;
+    if (!rig_build(&r, DATA "ladm_bad", 1, 1, 1, NULL, MIB,
+                   "{\"placement\": \"ladm\", \"hint\": 3}",
+                   "{\"cta_policy\": \"ladm\"}")) {
+        CHECK(false);
+        return;
+    }
+    CHECK_EQ_U64(nseen, 2);
+    CHECK(saw(0, 0, 0, 0, 100) && saw(1, 0, 0, 1, 200));
+    CHECK_EQ_U64(stat(&r, "host.trace_errors"), 1);
+    CHECK_EQ_U64(stat(&r, "gpu0.disp.trace_errors"), 1);
+    CHECK_EQ_U64(last_hint, 3);
+    CHECK_EQ_U64(stat(&r, "host.kernels_done"), 1);
+    CHECK_EQ_U64(bad_msgs + errors(&r), 2);
+    rig_free(&r);
+}
+
 /* The stats of a run, as JSON text (new string), NULL if the rig failed. */
 static char *stats_text(const char *dir, uint64_t mem, const char *host_params)
 {
@@ -736,6 +842,10 @@ int main(void)
     RUN(test_unfinished);
     RUN(test_order);
     RUN(test_gap);
+    RUN(test_ladm);
+    RUN(test_ladm_page);
+    RUN(test_ladm_itl);
+    RUN(test_ladm_bad);
     RUN(test_deterministic);
     RUN(test_realize);
     registry_free(registry());

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""LADM's policies end to end (docs/cores.md "LADM's policies"): the dispatchers'
+cta_policy ladm and the host's placement ladm in full runs of tracegen kernels.
+
+1. Remote shares on gpu4-baseline (no cache on the path, so every SM line request
+   homed on another GPU crosses its RDMA engine once: the share is the RDMA engines'
+   remote reads and writes over the SMs' line requests). Expected values are derived
+   by hand from the kernels' index arithmetic (as tests/tools/test_ladm_plan.py does
+   for lane accesses):
+   - VecAdd (65536 floats, 256 threads: 256 CTAs, 1 KiB of each array per CTA):
+     contiguous CTAs with interleaved 4 KiB pages put each GPU's 16 KiB of an array
+     on 4 consecutive pages, homes 0..3: 3/4 remote. LADM's aligned batches of 4 CTAs
+     (one page) place every page with its CTAs: 0 remote.
+   - Tiled GEMM (n 128, tile 16: 8 x 8 CTAs): under LADM (row-bound, 2 rows of CTAs
+     per GPU) A's and C's pages go with their rows and B's pages, each spanning every
+     column, interleave: per CTA 8 tiles x 16 rows of A and as many of B (one 64 B
+     line request per tile row) and 16 rows of C, so 8 x 16 x 3/4 / (17 x 16) = 6/17
+     remote; contiguous with interleave 3/4.
+   Both policies run the same warp instructions.
+2. RONCE: CSR SpMV's col and val are read one element further per iteration
+   (intra-thread locality), so its kernel is ITL and the host sends once_hint (1):
+   gpu4-ladm's L2s (remote_insert auto, once_hint 1) then skip inserting remote lines
+   (once_skips > 0); with the host's once_hint set to 0 (the plain hint) they insert
+   as gpu4-dir-baseline does (once_skips 0).
+3. Every shipped platform runs GEMM and SpMV with cta_policy ladm and placement ladm
+   (the gpu*-ladm platforms as they are): exit 0, no model error, every kernel and
+   CTA ended.
+4. The same LADM run twice gives byte-identical stats apart from the `host` object.
+
+usage: test_ladm_runs.py MGTLM SOURCE_ROOT
+"""
+import glob
+import json
+from fractions import Fraction
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+LADM = ["--set", "gpu*.disp.cta_policy=ladm", "--set", "host.placement=ladm"]
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL: " + what)
+
+
+def run(mgtlm, platform, folder, stats, *extra):
+    proc = subprocess.run([mgtlm, "run", platform, "--quiet", "--trace", folder,
+                           "--stats", stats] + list(extra), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0 or not os.path.exists(stats):
+        return None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
+    with open(stats) as f:
+        return json.load(f), ""
+
+
+def total(s, part, name):
+    return sum(v for k, v in s.items() if part in k and k.endswith("." + name))
+
+
+def shares(mgtlm, root, tmp, traces):
+    plat = os.path.join(root, "platforms", "gpu4-baseline.json")
+    for name, ladm_share in (("vectoradd", Fraction(0)), ("gemm", Fraction(6, 17))):
+        insts = []
+        for extra, want in (([], Fraction(3, 4)), (LADM, ladm_share)):
+            what = "%s on gpu4-baseline %s" % (name, "ladm" if extra else "default")
+            doc, why = run(mgtlm, plat, traces[name], os.path.join(tmp, "s.json"),
+                           *extra)
+            check(doc is not None, what + ": " + why)
+            if doc is None:
+                continue
+            s = doc["stats"]
+            remote = total(s, ".rdma.", "remote_reads") + total(s, ".rdma.",
+                                                                "remote_writes")
+            reqs = total(s, ".sm[", "line_reqs")
+            check(reqs > 0 and Fraction(remote, reqs) == want,
+                  "%s: %d of %d line requests remote, want %s" % (what, remote, reqs,
+                                                                 want))
+            insts.append(s["host.warp_insts"])
+            print("%s: %d of %d line requests remote" % (what, remote, reqs))
+        check(len(insts) == 2 and insts[0] == insts[1],
+              "%s: warp instructions %s" % (name, insts))
+
+
+def ronce(mgtlm, root, tmp, traces):
+    skips = {}
+    for plat, extra in (("gpu4-ladm", []), ("gpu4-ladm", ["--set", "host.once_hint=0"]),
+                        ("gpu4-dir-baseline", [])):
+        key = plat + " ".join(extra)
+        doc, why = run(mgtlm, os.path.join(root, "platforms", plat + ".json"),
+                       traces["spmv"], os.path.join(tmp, "r.json"), *extra)
+        check(doc is not None, "spmv on %s: %s" % (key, why))
+        if doc is not None:
+            skips[key] = total(doc["stats"], ".l2", "once_skips")
+    print("once_skips: %s" % skips)
+    check(skips.get("gpu4-ladm", 0) > 0, "gpu4-ladm: no once_skips on an ITL kernel")
+    check(skips.get("gpu4-ladm--set host.once_hint=0") == 0,
+          "gpu4-ladm with once_hint 0: once_skips %s" % skips)
+    check(skips.get("gpu4-dir-baseline") == 0, "gpu4-dir-baseline: once_skips %s" % skips)
+
+
+def platforms(mgtlm, root, tmp, traces):
+    for plat in sorted(glob.glob(os.path.join(root, "platforms", "*.json"))):
+        for name in ("gemm", "spmv"):
+            what = "%s on %s with ladm" % (name, os.path.basename(plat))
+            doc, why = run(mgtlm, plat, traces[name], os.path.join(tmp, "p.json"),
+                           *LADM)
+            check(doc is not None, what + ": " + why)
+            if doc is None:
+                continue
+            s = doc["stats"]
+            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            check(not bad, "%s: model errors %s" % (what, bad))
+            check(s["host.kernels_done"] == s["host.kernels"] and
+                  s["host.ctas_done"] == s["host.ctas"] and s["host.ctas"] > 0,
+                  "%s: %d of %d kernels, %d of %d CTAs" % (
+                      what, s["host.kernels_done"], s["host.kernels"],
+                      s["host.ctas_done"], s["host.ctas"]))
+
+
+def determinism(mgtlm, root, tmp, traces):
+    plat = os.path.join(root, "platforms", "gpu4-ladm.json")
+    docs = []
+    for i in range(2):
+        doc, why = run(mgtlm, plat, traces["gemm"], os.path.join(tmp, "d%d.json" % i))
+        check(doc is not None, "determinism: " + why)
+        if doc is None:
+            return
+        doc.pop("host", None)
+        docs.append(json.dumps(doc, sort_keys=True))
+    check(docs[0] == docs[1], "determinism: two runs of gemm on gpu4-ladm differ")
+
+
+def main():
+    mgtlm, root = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        traces = {}
+        for name, args in (("vectoradd", ["--n", "65536", "--block", "256"]),
+                           ("gemm", ["--n", "128", "--tile", "16"]),
+                           ("spmv", ["--n", "8192", "--block", "128", "--degree", "16"])):
+            folder = os.path.join(tmp, name)
+            subprocess.run([os.path.join(root, "tools", "tracegen"), name, "-o", folder]
+                           + args, check=True, stdout=subprocess.DEVNULL)
+            traces[name] = folder
+        shares(mgtlm, root, tmp, traces)
+        ronce(mgtlm, root, tmp, traces)
+        platforms(mgtlm, root, tmp, traces)
+        determinism(mgtlm, root, tmp, traces)
+    print("%d failed checks" % len(FAILS))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
