@@ -1,5 +1,8 @@
 /* Testbench loading: the document's keys and values, the golden file, the platform
- * (a file relative to the testbench, or inline) with the testbench's `set`, and the
+ * (a file relative to the testbench, or inline) with the testbench's `set` and
+ * `trace` (a trace folder relative to the testbench, given to the loader as the set
+ * of the platform value trace, so a trace-driven testbench runs from any directory;
+ * the loader's messages about that value are blamed on /trace), and the
  * testbench instances: each drive entry becomes `tb.<name>` of type driver (port
  * "out"), each sink entry `tb.<name>` of type sink (port "in"); drivers are added
  * first (file order, so their transactions get ids 1, 2, 3, ...), then sinks. An
@@ -10,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/json_util.h"
@@ -17,9 +21,9 @@
 #include "kernel/units.h"
 #include "testbench_priv.h"
 
-static const char *const tb_keys[] = {"name",  "doc",   "platform",      "set",
-                                      "drive", "sinks", "observe",       "golden",
-                                      "match", "until", "expect_errors", NULL};
+static const char *const tb_keys[] = {
+    "name",    "doc",    "platform", "set",   "trace",         "drive", "sinks",
+    "observe", "golden", "match",    "until", "expect_errors", NULL};
 static const char *const drive_keys[] = {"port", "latency", "params", "stimulus", NULL};
 static const char *const sink_keys[] = {"port", "latency", "params", NULL};
 
@@ -126,6 +130,60 @@ static bool tb_read_header(Tb *tb, SimError *err)
     return true;
 }
 
+/* The set object the loader applies: the testbench's `set` (borrowed into a new
+ * reference) plus, when `trace` is given, "trace" = that folder resolved against the
+ * testbench. *out: new reference or NULL (neither given). */
+static bool tb_sets(const Tb *tb, json_t *set, json_t **out, SimError *err)
+{
+    const char *trace;
+    *out = NULL;
+    if (!doc_string(tb, "trace", false, &trace, err)) {
+        return false;
+    }
+    if (!trace) {
+        *out = json_incref(set);
+        return true;
+    }
+    if (set && json_object_get(set, "trace")) {
+        return tb_fail(tb, "/trace", err, "the trace is given twice (also /set/trace)");
+    }
+    if (!*trace) {
+        return tb_fail(tb, "/trace", err, "empty trace folder name");
+    }
+    char *dir = tb_resolve(tb, trace);
+    struct stat st;
+    if (!dir) {
+        return tb_fail(tb, "/trace", err, "out of memory");
+    }
+    const char *why = stat(dir, &st) != 0    ? strerror(errno)
+                      : !S_ISDIR(st.st_mode) ? "not a folder"
+                                             : NULL;
+    if (why) {
+        tb_fail(tb, "/trace", err, "%s: cannot open: %s", dir, why);
+        free(dir);
+        return false;
+    }
+    *out = set ? json_deep_copy(set) : json_object();
+    if (!*out || json_object_set_new(*out, "trace", json_string(dir)) != 0) {
+        free(dir);
+        return tb_fail(tb, "/trace", err, "out of memory");
+    }
+    free(dir);
+    return true;
+}
+
+/* Blames an error the loader put on the merged set's trace on /trace instead. */
+static void tb_blame_trace(const Tb *tb, SimError *err)
+{
+    char at[SIM_ERROR_MAX];
+    int n = snprintf(at, sizeof at, "%s: /set/trace: ", tb->path);
+    if (n > 0 && (size_t)n < sizeof at && strncmp(err->msg, at, (size_t)n) == 0) {
+        char msg[SIM_ERROR_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg + n);
+        tb_fail(tb, "/trace", err, "%s", msg);
+    }
+}
+
 static bool tb_read_platform(Tb *tb, SimError *err)
 {
     json_t *plat = json_object_get(tb->doc, "platform");
@@ -140,26 +198,36 @@ static bool tb_read_platform(Tb *tb, SimError *err)
     if (set && !json_is_object(set)) {
         return tb_fail(tb, "/set", err, "expected an object, got %s", json_kind(set));
     }
+    json_t *sets;
+    if (!tb_sets(tb, set, &sets, err)) {
+        return false;
+    }
     char *file = json_is_string(plat) ? tb_resolve(tb, json_string_value(plat)) : NULL;
     PlatformLoadArgs a = {
         .registry = tb->registry,
         .path = file ? file : tb->path,
         .inline_doc = json_is_object(plat) ? plat : NULL,
         .inline_pointer = json_is_object(plat) ? "/platform" : NULL,
-        .sets = set,
+        .sets = sets,
         .sets_file = tb->path,
         .sets_pointer = "/set",
     };
     if (json_is_string(plat) && !file) {
+        json_decref(sets);
         return tb_fail(tb, "/platform", err, "out of memory");
     }
     if (file && access(file, R_OK) != 0) {
         tb_fail(tb, "/platform", err, "%s: cannot open: %s", file, strerror(errno));
         free(file);
+        json_decref(sets);
         return false;
     }
     tb->has_desc = platform_load_args(&a, &tb->desc, err);
+    if (!tb->has_desc && sets != set) {
+        tb_blame_trace(tb, err);
+    }
     free(file);
+    json_decref(sets);
     return tb->has_desc;
 }
 
