@@ -87,7 +87,7 @@ static uint64_t get64(const uint8_t *p)
 /* n addresses to p, from p (little-endian u64 each). */
 static void put_addrs(uint8_t *p, const uint64_t *a, size_t n)
 {
-    if (CORE_MSG_LE) {
+    if (CORE_MSG_LE && n > 0) {
         memcpy(p, a, 8 * n);
         return;
     }
@@ -98,7 +98,7 @@ static void put_addrs(uint8_t *p, const uint64_t *a, size_t n)
 
 static void get_addrs(uint64_t *a, const uint8_t *p, size_t n)
 {
-    if (CORE_MSG_LE) {
+    if (CORE_MSG_LE && n > 0) {
         memcpy(a, p, 8 * n);
         return;
     }
