@@ -37,28 +37,12 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
+from coreruns import FAILS, check, model_errors, run, total
+
 LADM = ["--set", "gpu*.disp.cta_policy=ladm", "--set", "host.placement=ladm"]
 
 
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL: " + what)
 
-
-def run(mgtlm, platform, folder, stats, *extra):
-    proc = subprocess.run([mgtlm, "run", platform, "--quiet", "--trace", folder,
-                           "--stats", stats] + list(extra), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0 or not os.path.exists(stats):
-        return None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
-    with open(stats) as f:
-        return json.load(f), ""
-
-
-def total(s, part, name):
-    return sum(v for k, v in s.items() if part in k and k.endswith("." + name))
 
 
 def shares(mgtlm, root, tmp, traces):
@@ -112,7 +96,7 @@ def platforms(mgtlm, root, tmp, traces):
             if doc is None:
                 continue
             s = doc["stats"]
-            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            bad = model_errors(doc)
             check(not bad, "%s: model errors %s" % (what, bad))
             check(s["host.kernels_done"] == s["host.kernels"] and
                   s["host.ctas_done"] == s["host.ctas"] and s["host.ctas"] > 0,

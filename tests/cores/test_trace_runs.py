@@ -26,13 +26,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
+from coreruns import FAILS, check, model_errors, run, total
 
 
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL: " + what)
 
 
 def ref_counts(root, folder):
@@ -49,18 +45,6 @@ def ref_counts(root, folder):
     }
 
 
-def run(mgtlm, platform, folder, stats, *extra, want=0):
-    proc = subprocess.run([mgtlm, "run", platform, "--quiet", "--trace", folder,
-                           "--stats", stats] + list(extra), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-    if proc.returncode != want or not os.path.exists(stats):
-        return None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
-    with open(stats) as f:
-        return json.load(f), ""
-
-
-def total(s, part, name):
-    return sum(v for k, v in s.items() if part in k and k.endswith("." + name))
 
 
 def public(mgtlm, root, tmp):
@@ -105,7 +89,7 @@ def platforms(mgtlm, root, tmp):
             if doc is None:
                 continue
             s = doc["stats"]
-            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            bad = model_errors(doc)
             check(not bad, "%s: model errors %s" % (what, bad))
             check(s["host.kernels_done"] == ref["kernels"],
                   "%s: %d of %d kernels" % (what, s["host.kernels_done"], ref["kernels"]))
@@ -126,8 +110,7 @@ def dualopt_modes(mgtlm, root, tmp, traces):
                        "gpu*.decision.mode=" + mode)
         check(doc is not None, what + ": " + why)
         if doc is not None:
-            s = doc["stats"]
-            bad = {n: s[n] for n in doc["errors"] if s[n]}
+            bad = model_errors(doc)
             check(not bad, "%s: model errors %s" % (what, bad))
 
 
