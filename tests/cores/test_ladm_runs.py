@@ -22,9 +22,10 @@ cta_policy ladm and the host's placement ladm in full runs of tracegen kernels.
    gpu4-ladm's L2s (remote_insert auto, once_hint 1) then skip inserting remote lines
    (once_skips > 0); with the host's once_hint set to 0 (the plain hint) they insert
    as gpu4-dir-baseline does (once_skips 0).
-3. Every shipped platform runs GEMM and SpMV with cta_policy ladm and placement ladm
-   (the gpu*-ladm platforms as they are): exit 0, no model error, every kernel and
-   CTA ended.
+3. Every shipped platform runs a small GEMM (n 64) and SpMV (n 2048: small, as this
+   also runs under the sanitizers) with cta_policy ladm and placement ladm (the
+   gpu*-ladm platforms as they are): exit 0, no model error, every kernel and CTA
+   ended.
 4. The same LADM run twice gives byte-identical stats apart from the `host` object.
 
 usage: test_ladm_runs.py MGTLM SOURCE_ROOT
@@ -88,7 +89,7 @@ def ronce(mgtlm, root, tmp, traces):
 
 def platforms(mgtlm, root, tmp, traces):
     for plat in sorted(glob.glob(os.path.join(root, "platforms", "*.json"))):
-        for name in ("gemm", "spmv"):
+        for name in ("gemm-small", "spmv-small"):
             what = "%s on %s with ladm" % (name, os.path.basename(plat))
             doc, why = run(mgtlm, plat, traces[name], os.path.join(tmp, "p.json"),
                            *LADM)
@@ -122,13 +123,16 @@ def main():
     mgtlm, root = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         traces = {}
-        for name, args in (("vectoradd", ["--n", "65536", "--block", "256"]),
-                           ("gemm", ["--n", "128", "--tile", "16"]),
-                           ("spmv", ["--n", "8192", "--block", "128", "--degree", "16"])):
-            folder = os.path.join(tmp, name)
+        for label, name, args in (
+                ("vectoradd", "vectoradd", ["--n", "65536", "--block", "256"]),
+                ("gemm", "gemm", ["--n", "128", "--tile", "16"]),
+                ("spmv", "spmv", ["--n", "8192", "--block", "128", "--degree", "16"]),
+                ("gemm-small", "gemm", ["--n", "64", "--tile", "16"]),
+                ("spmv-small", "spmv", ["--n", "2048", "--block", "128"])):
+            folder = os.path.join(tmp, label)
             subprocess.run([os.path.join(root, "tools", "tracegen"), name, "-o", folder]
                            + args, check=True, stdout=subprocess.DEVNULL)
-            traces[name] = folder
+            traces[label] = folder
         shares(mgtlm, root, tmp, traces)
         ronce(mgtlm, root, tmp, traces)
         platforms(mgtlm, root, tmp, traces)
