@@ -180,8 +180,8 @@ static void observe_inst(Ladm *l, const AtsWarp *warp, const AtsInst *in)
         int lane = __builtin_ctz(mask);
         uint64_t a = warp->addrs[j];
         size_t s = ladm_find(l, a);
-        uint64_t prev = e->last[lane];
         bool had = e->valid >> lane & 1;
+        uint64_t prev = had ? e->last[lane] : a; /* never read unset */
         e->last[lane] = a;
         e->valid |= 1u << lane;
         if (s == LADM_NONE) {
