@@ -20,12 +20,10 @@
 #include <stdlib.h>
 
 #include "bench/bench_util.h"
+#include "bench/bench_warp.h"
 #include "hw/core/sm_coalesce.h"
 #include "hw/core/sm_sched.h"
 
-#define BENCH_WARPS 8
-#define BENCH_INSTS 256
-#define BENCH_REGS 16
 #define BENCH_LOAD_LATENCY 300
 #define BENCH_MAX_PENDING 4096
 
@@ -34,31 +32,6 @@ typedef struct Pending {
     uint32_t slot;
     size_t inst;
 } Pending;
-
-static void build_warp(AtsWarp *w, AtsInst *in, uint64_t *addrs, uint64_t load_every,
-                       uint64_t base)
-{
-    w->ninst = BENCH_INSTS;
-    w->inst = in;
-    w->addrs = addrs;
-    w->naddrs = 0;
-    for (size_t k = 0; k < BENCH_INSTS; k++) {
-        AtsInst *x = &in[k];
-        *x = (AtsInst){.mask = 0xffffffffu, .ndst = 1, .nsrc = 1};
-        x->dst[0] = (uint8_t)(k % BENCH_REGS);
-        x->src[0] = (uint8_t)((k + BENCH_REGS - 1) % BENCH_REGS);
-        x->cls = k % 2 ? ATS_FP32 : ATS_INT;
-        if (load_every && k % load_every == load_every - 1) {
-            x->cls = ATS_LDG;
-            x->width = 4;
-            x->addr_off = (uint32_t)w->naddrs;
-            for (uint64_t lane = 0; lane < ATS_LANES; lane++) {
-                addrs[w->naddrs++] = base + 128 * k + 4 * lane;
-            }
-        }
-    }
-    in[BENCH_INSTS - 1] = (AtsInst){.mask = 0xffffffffu, .cls = ATS_EXIT};
-}
 
 int main(int argc, char **argv)
 {
@@ -73,7 +46,7 @@ int main(int argc, char **argv)
     static uint64_t addrs[BENCH_WARPS][BENCH_INSTS * ATS_LANES];
     AtsWarp warps[BENCH_WARPS];
     for (size_t w = 0; w < BENCH_WARPS; w++) {
-        build_warp(&warps[w], inst[w], addrs[w], load_every, (uint64_t)w << 20);
+        bench_build_warp(&warps[w], inst[w], addrs[w], load_every, (uint64_t)w << 20);
     }
     AtsCta cta = {.nwarps = BENCH_WARPS, .warps = warps};
     SmSchedConfig cfg;
