@@ -91,12 +91,22 @@ def lines_touched(addrs, width):
     return len(seen)
 
 
-def count_kernel(path):
-    header = {"shmem": 0, "local": 0, "lineinfo": 0, "block": (1, 1, 1)}
-    out = {"ctas": 0, "warps": 0, "warp_instructions": 0, "thread_instructions": 0,
-           "memory": {c: 0 for c in sorted(set(MEMORY.values()))},
-           "global_instructions": 0, "local_instructions": 0,
-           "global_line_requests": 0, "local_line_requests": 0}
+def kernel_files(folder):
+    """The kernel files kernelslist.g launches, in order: (name, path) pairs."""
+    out = []
+    with open_trace(os.path.join(folder, "kernelslist.g")) as f:
+        for raw in f:
+            name = raw.strip()
+            if name.startswith("kernel"):
+                out.append((name, os.path.join(folder, name)))
+    return out
+
+
+def records(path, header):
+    """Reads the kernel trace at path: its header lines into header (shmem and local
+    base addresses, lineinfo, block dims), and yields "cta" at each #BEGIN_TB and
+    (mask, opcode, width, address fields) for each instruction line."""
+    header.update({"shmem": 0, "local": 0, "lineinfo": 0, "block": (1, 1, 1)})
     with open_trace(path) as f:
         for raw in f:
             line = raw.strip()
@@ -114,51 +124,57 @@ def count_kernel(path):
                     header["block"] = tuple(int(v) for v in value.strip("()").split(","))
                 continue
             if line == "#BEGIN_TB":
-                threads = header["block"][0] * header["block"][1] * header["block"][2]
-                out["ctas"] += 1
-                out["warps"] += -(-threads // 32)
+                yield "cta"
                 continue
             if line.startswith("#") or line.split(" ")[0] in ("thread", "warp", "insts"):
                 continue
-            fields = line.split()
-            if header["lineinfo"]:
-                fields = fields[1:]
-            mask = int(fields[1], 16)
+            fields = line.split()[header["lineinfo"]:]
             ndst = int(fields[2])
-            opcode = fields[3 + ndst]
             nsrc = int(fields[4 + ndst])
-            width = int(fields[5 + ndst + nsrc])
-            lanes = lanes_of(mask)
-            out["warp_instructions"] += 1
-            out["thread_instructions"] += len(lanes)
-            addrs = addresses(fields[6 + ndst + nsrc:], lanes) if width else []
-            mnemonic = opcode.split(".")[0]
-            if mnemonic in ("LD", "ST", "ATOM"):
-                cls = generic(mnemonic, addrs[0] if addrs else None, header)
-            else:
-                cls = MEMORY.get(mnemonic)
-            if cls is None:
-                continue
-            out["memory"][cls] += 1
-            for kind, classes in (("global", GLOBAL), ("local", LOCAL)):
-                if cls in classes:
-                    out[kind + "_instructions"] += 1
-                    out[kind + "_line_requests"] += lines_touched(addrs, width)
+            yield (int(fields[1], 16), fields[3 + ndst], int(fields[5 + ndst + nsrc]),
+                   fields[6 + ndst + nsrc:])
+
+
+def count_kernel(path):
+    header = {}
+    out = {"ctas": 0, "warps": 0, "warp_instructions": 0, "thread_instructions": 0,
+           "memory": {c: 0 for c in sorted(set(MEMORY.values()))},
+           "global_instructions": 0, "local_instructions": 0,
+           "global_line_requests": 0, "local_line_requests": 0}
+    for rec in records(path, header):
+        if rec == "cta":
+            threads = header["block"][0] * header["block"][1] * header["block"][2]
+            out["ctas"] += 1
+            out["warps"] += -(-threads // 32)
+            continue
+        mask, opcode, width, afields = rec
+        lanes = lanes_of(mask)
+        out["warp_instructions"] += 1
+        out["thread_instructions"] += len(lanes)
+        addrs = addresses(afields, lanes) if width else []
+        mnemonic = opcode.split(".")[0]
+        if mnemonic in ("LD", "ST", "ATOM"):
+            cls = generic(mnemonic, addrs[0] if addrs else None, header)
+        else:
+            cls = MEMORY.get(mnemonic)
+        if cls is None:
+            continue
+        out["memory"][cls] += 1
+        for kind, classes in (("global", GLOBAL), ("local", LOCAL)):
+            if cls in classes:
+                out[kind + "_instructions"] += 1
+                out[kind + "_line_requests"] += lines_touched(addrs, width)
     return out
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: accelsim_count.py DIR")
-    folder = sys.argv[1]
     kernels = []
-    with open_trace(os.path.join(folder, "kernelslist.g")) as f:
-        for raw in f:
-            name = raw.strip()
-            if name.startswith("kernel"):
-                k = count_kernel(os.path.join(folder, name))
-                k["file"] = name
-                kernels.append(k)
+    for name, path in kernel_files(sys.argv[1]):
+        k = count_kernel(path)
+        k["file"] = name
+        kernels.append(k)
     json.dump({"kernels": kernels}, sys.stdout, indent=2, sort_keys=True)
     print()
 

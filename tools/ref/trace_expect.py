@@ -23,7 +23,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_count import addresses, generic, lanes_of, open_trace  # noqa: E402
+from accelsim_count import (addresses, generic, kernel_files, lanes_of,  # noqa: E402
+                             records)
 
 LINE = 128
 STORES = ("STG", "STL")
@@ -32,50 +33,26 @@ ATOMICS = ("ATOMG", "RED")
 
 def accesses(path):
     """Yields (mnemonic class, addresses, width) of every memory instruction."""
-    header = {"shmem": 0, "local": 0, "lineinfo": 0}
-    with open_trace(path) as f:
-        for raw in f:
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith("-"):
-                key, _, value = line[1:].partition(" = ")
-                if key == "shmem base_addr":
-                    header["shmem"] = int(value, 16)
-                elif key == "local mem base_addr":
-                    header["local"] = int(value, 16)
-                elif key == "enable lineinfo":
-                    header["lineinfo"] = int(value)
-                continue
-            if line.startswith("#") or line.split(" ")[0] in ("thread", "warp", "insts"):
-                continue
-            fields = line.split()[header["lineinfo"]:]
-            mask = int(fields[1], 16)
-            ndst = int(fields[2])
-            opcode = fields[3 + ndst]
-            nsrc = int(fields[4 + ndst])
-            width = int(fields[5 + ndst + nsrc])
-            if width == 0 or mask == 0:
-                continue
-            addrs = addresses(fields[6 + ndst + nsrc:], lanes_of(mask))
-            mnemonic = opcode.split(".")[0]
-            if mnemonic in ("ST", "ATOM"):
-                kind = generic(mnemonic, addrs[0], header).upper()
-            else:
-                kind = mnemonic
-            yield kind, addrs, width
+    header = {}
+    for rec in records(path, header):
+        if rec == "cta":
+            continue
+        mask, opcode, width, afields = rec
+        if width == 0 or mask == 0:
+            continue
+        addrs = addresses(afields, lanes_of(mask))
+        mnemonic = opcode.split(".")[0]
+        if mnemonic in ("ST", "ATOM"):
+            kind = generic(mnemonic, addrs[0], header).upper()
+        else:
+            kind = mnemonic
+        yield kind, addrs, width
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: trace_expect.py DIR")
-    folder = sys.argv[1]
-    kernels = []
-    with open_trace(os.path.join(folder, "kernelslist.g")) as f:
-        for raw in f:
-            name = raw.strip()
-            if name.startswith("kernel"):
-                kernels.append(os.path.join(folder, name))
+    kernels = [path for _, path in kernel_files(sys.argv[1])]
     stored = {}  # byte -> set of kernels that store it
     atomic = set()
     for k, path in enumerate(kernels):
