@@ -80,11 +80,12 @@ static bool scan_commands(TraceScan *s, SimError *err)
 static TraceScan *scan_build(const char *dir, bool index, SimError *err)
 {
     TraceScan *s = calloc(1, sizeof *s);
-    if (!s || !(s->dir = strdup(dir)) || (index && !(s->written = trace_written_new()))) {
+    if (!s || !(s->dir = strdup(dir))) {
         sim_error_set(err, "%s: out of memory", dir);
         trace_scan_free(s);
         return NULL;
     }
+    s->written = index ? trace_written_new() : NULL;
     if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
         trace_scan_free(s);
         return NULL;

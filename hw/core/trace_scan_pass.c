@@ -67,7 +67,7 @@ static size_t pass_coalesce(const AtsInst *in, const uint64_t *addrs, SmLineReq 
     return n;
 }
 
-static bool pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp, SimError *err)
+static void pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp)
 {
     bool local = in->cls == ATS_LDL || in->cls == ATS_STL;
     if (local) {
@@ -76,7 +76,7 @@ static bool pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp, SimErro
         c->tk->global_insts++;
     }
     if (in->width == 0) {
-        return true;
+        return;
     }
     SmLineReq reqs[PASS_MAX_REQS];
     size_t n = pass_coalesce(in, warp->addrs + in->addr_off, reqs);
@@ -85,17 +85,15 @@ static bool pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp, SimErro
     bool store = in->cls == ATS_STG || in->cls == ATS_STL;
     bool atomic = in->cls == ATS_ATOMG || in->cls == ATS_RED;
     for (size_t i = 0; i < n && c->w && (store || atomic); i++) {
-        bool ok = store ? trace_written_store(c->w, reqs[i].line, c->k, reqs[i].bytes)
-                        : trace_written_atomic(c->w, reqs[i].line, reqs[i].bytes);
-        if (!ok) {
-            return sim_error_set(err, "%s: out of memory (written-byte index)",
-                                 c->tk->path);
+        if (store) {
+            trace_written_store(c->w, reqs[i].line, c->k, reqs[i].bytes);
+        } else {
+            trace_written_atomic(c->w, reqs[i].line, reqs[i].bytes);
         }
     }
-    return true;
 }
 
-static bool pass_cta(PassCtx *c, const AtsCta *cta, SimError *err)
+static void pass_cta(PassCtx *c, const AtsCta *cta)
 {
     TraceKernel *tk = c->tk;
     tk->ctas++;
@@ -107,14 +105,12 @@ static bool pass_cta(PassCtx *c, const AtsCta *cta, SimError *err)
             const AtsInst *in = &warp->inst[i];
             tk->thread_insts += (unsigned)__builtin_popcount(in->mask);
             tk->by_class[in->cls]++;
-            if ((ats_class_is_global(in->cls) || in->cls == ATS_LDL ||
-                 in->cls == ATS_STL) &&
-                !pass_mem(c, in, warp, err)) {
-                return false;
+            if (ats_class_is_global(in->cls) || in->cls == ATS_LDL ||
+                in->cls == ATS_STL) {
+                pass_mem(c, in, warp);
             }
         }
     }
-    return true;
 }
 
 bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err)
@@ -127,10 +123,7 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err
     const AtsCta *cta;
     bool got, ok;
     while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
-        ok = pass_cta(&c, cta, err);
-        if (!ok) {
-            break;
-        }
+        pass_cta(&c, cta);
     }
     tk->unknown = ats_reader_unknown(r);
     ats_reader_close(r);

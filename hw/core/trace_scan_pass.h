@@ -13,8 +13,7 @@
 
 /* Reads the file tk->path of launch k (not below any launch read before into w):
  * fills tk->info and tk's counts and records what the kernel writes in w (unless w is
- * NULL: counts only). False with
- * "<file>:<line>: <message>" (or "<file>: out of memory") in err. */
+ * NULL: counts only). False with "<file>:<line>: <message>" in err. */
 bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err);
 
 #endif

@@ -1,18 +1,19 @@
-/* The written-byte index of a trace scan (see trace_written.h): a hash table of 128 B
- * lines, each slot the head and tail of its list of per-kernel masks in one pool. */
+/* The written-byte index of a trace scan (see trace_written.h): the lines in an id map
+ * (kernel/idmap.h: line number -> index in the line array), each line the head and
+ * tail of its list of per-kernel masks in one pool. */
 #include "hw/core/trace_written.h"
 
 #include <stdlib.h>
 
-#include "kernel/bits.h"
+#include "kernel/idmap.h"
+#include "kernel/xalloc.h"
 
 #define WRITTEN_NONE UINT32_MAX
 
-typedef struct WrittenSlot {
-    uint64_t key;         /* line number + 1; 0: the slot is empty */
+typedef struct WrittenLine {
     uint64_t atomic[2];   /* bytes an atomic or reduction touches */
     uint32_t first, last; /* the line's masks in the pool, WRITTEN_NONE: none */
-} WrittenSlot;
+} WrittenLine;
 
 typedef struct WrittenMask {
     uint64_t bytes[2];
@@ -21,102 +22,52 @@ typedef struct WrittenMask {
 } WrittenMask;
 
 struct TraceWritten {
-    WrittenSlot *slots;
-    size_t cap, used; /* cap: a power of two */
+    IdMap index; /* line number -> index in lines */
+    WrittenLine *lines;
+    size_t nlines, lines_cap;
     WrittenMask *pool;
     size_t npool, pool_cap;
 };
 
 TraceWritten *trace_written_new(void)
 {
-    TraceWritten *w = calloc(1, sizeof *w);
-    if (!w) {
-        return NULL;
-    }
-    w->cap = 1024;
-    w->slots = calloc(w->cap, sizeof *w->slots);
-    if (!w->slots) {
-        free(w);
-        return NULL;
-    }
-    return w;
+    return xcalloc(1, sizeof(TraceWritten));
 }
 
 void trace_written_free(TraceWritten *w)
 {
     if (w) {
-        free(w->slots);
+        idmap_destroy(&w->index);
+        free(w->lines);
         free(w->pool);
         free(w);
     }
 }
 
-/* The slot of key in a table of cap slots: its own, or the empty one it would take. */
-static WrittenSlot *written_probe(WrittenSlot *slots, size_t cap, uint64_t key)
+/* The line (the address of its first byte), created (no masks, no atomic byte) if
+ * new. */
+static WrittenLine *written_line(TraceWritten *w, uint64_t line)
 {
-    size_t i = (size_t)bits_mix64(key) & (cap - 1);
-    while (slots[i].key != 0 && slots[i].key != key) {
-        i = (i + 1) & (cap - 1);
+    uint64_t i;
+    if (!idmap_get(&w->index, line / TRACE_WRITTEN_LINE, &i)) {
+        i = w->nlines++;
+        w->lines = xgrow(w->lines, &w->lines_cap, w->nlines, sizeof *w->lines, 1024);
+        w->lines[i] = (WrittenLine){.first = WRITTEN_NONE, .last = WRITTEN_NONE};
+        idmap_insert(&w->index, line / TRACE_WRITTEN_LINE, i);
     }
-    return &slots[i];
+    return &w->lines[i];
 }
 
-static bool written_grow(TraceWritten *w)
-{
-    size_t cap = w->cap * 2;
-    WrittenSlot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        return false;
-    }
-    for (size_t i = 0; i < w->cap; i++) {
-        if (w->slots[i].key != 0) {
-            *written_probe(slots, cap, w->slots[i].key) = w->slots[i];
-        }
-    }
-    free(w->slots);
-    w->slots = slots;
-    w->cap = cap;
-    return true;
-}
-
-/* The slot of line, created (no masks, no atomic byte) if new; NULL when out of
- * memory. */
-static WrittenSlot *written_slot(TraceWritten *w, uint64_t line)
-{
-    uint64_t key = line / TRACE_WRITTEN_LINE + 1;
-    if (2 * (w->used + 1) > w->cap && !written_grow(w)) {
-        return NULL;
-    }
-    WrittenSlot *s = written_probe(w->slots, w->cap, key);
-    if (s->key == 0) {
-        *s = (WrittenSlot){.key = key, .first = WRITTEN_NONE, .last = WRITTEN_NONE};
-        w->used++;
-    }
-    return s;
-}
-
-bool trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
+void trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
                          const uint64_t mask[2])
 {
-    WrittenSlot *s = written_slot(w, line);
-    if (!s) {
-        return false;
-    }
+    WrittenLine *s = written_line(w, line);
     if (s->last != WRITTEN_NONE && w->pool[s->last].kernel == k) {
         w->pool[s->last].bytes[0] |= mask[0];
         w->pool[s->last].bytes[1] |= mask[1];
-        return true;
+        return;
     }
-    if (w->npool == w->pool_cap) {
-        size_t cap = w->pool_cap ? 2 * w->pool_cap : 1024;
-        WrittenMask *pool =
-            cap < WRITTEN_NONE ? realloc(w->pool, cap * sizeof *pool) : NULL;
-        if (!pool) {
-            return false;
-        }
-        w->pool = pool;
-        w->pool_cap = cap;
-    }
+    w->pool = xgrow(w->pool, &w->pool_cap, w->npool + 1, sizeof *w->pool, 1024);
     uint32_t m = (uint32_t)w->npool++;
     w->pool[m] = (WrittenMask){{mask[0], mask[1]}, k, WRITTEN_NONE};
     if (s->last == WRITTEN_NONE) {
@@ -125,18 +76,13 @@ bool trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
         w->pool[s->last].next = m;
     }
     s->last = m;
-    return true;
 }
 
-bool trace_written_atomic(TraceWritten *w, uint64_t line, const uint64_t mask[2])
+void trace_written_atomic(TraceWritten *w, uint64_t line, const uint64_t mask[2])
 {
-    WrittenSlot *s = written_slot(w, line);
-    if (!s) {
-        return false;
-    }
+    WrittenLine *s = written_line(w, line);
     s->atomic[0] |= mask[0];
     s->atomic[1] |= mask[1];
-    return true;
 }
 
 static bool written_bit(const uint64_t mask[2], uint64_t b)
@@ -150,11 +96,11 @@ void trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uin
     for (uint32_t i = 0; i < n; i++) {
         out[i] = (TraceExpect){.checked = true};
     }
-    uint64_t key = vaddr / TRACE_WRITTEN_LINE + 1;
-    const WrittenSlot *s = written_probe(w->slots, w->cap, key);
-    if (s->key == 0) {
+    uint64_t i;
+    if (!idmap_get(&w->index, vaddr / TRACE_WRITTEN_LINE, &i)) {
         return;
     }
+    const WrittenLine *s = &w->lines[i];
     uint64_t off = vaddr % TRACE_WRITTEN_LINE;
     for (uint32_t i = 0; i < n; i++) {
         out[i].checked = !written_bit(s->atomic, off + i);
@@ -178,7 +124,7 @@ void trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uin
 
 size_t trace_written_lines(const TraceWritten *w)
 {
-    return w->used;
+    return w->nlines;
 }
 
 size_t trace_written_masks(const TraceWritten *w)

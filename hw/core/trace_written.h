@@ -3,11 +3,10 @@
  * writing kernel) and the bytes any atomic or reduction of the run touches.
  *
  * Decisions:
- * - An open-addressing hash table of lines (linear probing, at most half full) whose
- *   slots head a list of per-kernel masks in launch order, kept in one pool. Memory is
- *   proportional to the lines written and, per line, to the kernels that write it:
- *   about 64 B per line plus 24 B per line and writing kernel, whatever the length of
- *   the trace.
+ * - The lines in the id map of kernel/idmap.h, each heading a list of per-kernel masks
+ *   in launch order, kept in one pool. Memory is proportional to the lines written
+ *   and, per line, to the kernels that write it, whatever the length of the trace.
+ * - Host memory that runs out aborts the run (kernel/xalloc.h, the one rule).
  * - Kernels are added in launch order (the scan reads them in that order), so a line's
  *   list is sorted by kernel and a kernel's writes to a line merge into its last mask. */
 #ifndef MGTLM_HW_CORE_TRACE_WRITTEN_H
@@ -23,17 +22,17 @@
 
 typedef struct TraceWritten TraceWritten;
 
-/* An empty index (new; trace_written_free), NULL when out of memory. */
+/* An empty index (new; trace_written_free). */
 TraceWritten *trace_written_new(void);
 void trace_written_free(TraceWritten *w);
 
 /* Records that kernel k (not below any kernel added before) writes the bytes of line
  * (the address of the line's first byte) whose bits are set in mask (bit b of
- * mask[b / 64]: byte b of the line). False when out of memory. */
-bool trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
+ * mask[b / 64]: byte b of the line). */
+void trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
                          const uint64_t mask[2]);
 /* Records that an atomic or reduction touches the bytes of line set in mask. */
-bool trace_written_atomic(TraceWritten *w, uint64_t line, const uint64_t mask[2]);
+void trace_written_atomic(TraceWritten *w, uint64_t line, const uint64_t mask[2]);
 
 /* What a read in kernel k of each of the n bytes from vaddr (all inside one line) may
  * return, into out[0..n). */
