@@ -27,6 +27,9 @@
  * for it (inv_ack = 1, from a directory with `acks`) is answered at once with an
  * inv_ack to its home (hw/coherence/dir_cmds.h), sent back out of the port the
  * invalidate came in on (`inv_acks` counts them).
+ * Set index (`index`, l2_array.h): modulo by default; xor folds the line number's
+ * upper bits onto the set bits, so strided lines (a GPU's lines of pages interleaved
+ * across GPUs, a cu's `owned` lines) do not crowd into a fraction of the sets.
  * Not modelled: banks, tag-pipeline throughput, MSHR limits, replacement other
  * than LRU, sectoring.
  *
@@ -69,6 +72,7 @@
 #include "kernel/bits.h"
 
 static const char *const l2_insert_choices[] = {"twice", "once", "auto", NULL};
+static const char *const l2_index_choices[] = {"modulo", "xor", NULL};
 
 static const ParamDef l2_params[] = {
     {.key = "size",
@@ -92,6 +96,13 @@ static const ParamDef l2_params[] = {
      .min = 4,
      .max = L2A_MAX_LINE,
      .doc = "line size in bytes (power of two)"},
+    {.key = "index",
+     .offset = offsetof(L2, index),
+     .type = PT_ENUM,
+     .def = "modulo",
+     .choices = l2_index_choices,
+     .doc = "set of line n = addr / line: modulo (n mod sets) or xor (XOR of n's "
+            "log2(sets)-bit fields; a power-of-two set count)"},
     {.key = "latency",
      .offset = offsetof(L2, latency),
      .type = PT_TIME,
@@ -147,6 +158,10 @@ static bool l2_realize(Block *b, SimError *err)
     char msg[200];
     if (!l2a_init(&c->a, c->size, (uint32_t)c->ways, (uint32_t)c->line, msg,
                   sizeof msg)) {
+        return sim_error_set(err, "%s: %s", b->name, msg);
+    }
+    if (!l2a_set_index(&c->a, (L2Index)c->index, msg, sizeof msg)) {
+        l2a_free(&c->a);
         return sim_error_set(err, "%s: %s", b->name, msg);
     }
     c->own = b->gpu >= 0 ? b->gpu : 0;

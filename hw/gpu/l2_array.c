@@ -58,9 +58,30 @@ void l2a_clear(L2Array *a)
     a->clock = 0;
 }
 
-static size_t l2a_set(const L2Array *a, uint64_t line_addr)
+bool l2a_set_index(L2Array *a, L2Index index, char *msg, size_t msg_len)
 {
-    return (size_t)((line_addr / a->line) % a->sets);
+    if (index == L2A_XOR && !bits_is_pow2(a->sets)) {
+        snprintf(msg, msg_len,
+                 "index xor needs a power-of-two set count (size / (ways x line) = %u)",
+                 a->sets);
+        return false;
+    }
+    a->index = index;
+    a->set_bits = (unsigned)bits_log2_ceil(a->sets);
+    return true;
+}
+
+size_t l2a_set(const L2Array *a, uint64_t line_addr)
+{
+    uint64_t n = line_addr / a->line;
+    if (a->index == L2A_MODULO || a->set_bits == 0) {
+        return (size_t)(n % a->sets);
+    }
+    uint64_t set = 0;
+    for (; n; n >>= a->set_bits) {
+        set ^= n;
+    }
+    return (size_t)(set & (a->sets - 1));
 }
 
 long l2a_find(const L2Array *a, uint64_t line_addr)

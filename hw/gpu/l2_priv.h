@@ -27,6 +27,7 @@ typedef struct L2Fill {
 typedef struct L2 {
     Block base;
     uint64_t size, ways, line;
+    int index; /* L2Index (`index`) */
     SimTime latency;
     bool remote;
     int insert;
