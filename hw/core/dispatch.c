@@ -31,7 +31,9 @@
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
  *   on its page boundaries), each dispatcher for itself, so no block shares state.
  *   Each GPU then reads the file twice; memory stays that of one CTA plus the
- *   analysis. If the analysis fails (a malformed CTA), one trace error is counted and
+ *   analysis. A kernel named in the trace folder's ladm_hints file (ladm_hints.h,
+ *   read at realize) gets the schedule of its hinted class instead of the
+ *   analysis's. If the analysis fails (a malformed CTA), one trace error is counted and
  *   the kernel's CTAs go contiguous, so the run goes on and fails at its end.
  * - Files list CTAs in index order, and may leave some out: Accel-Sim's
  *   post-processor writes thread blocks by index (x fastest) and skips those that
@@ -64,6 +66,7 @@
 #include "hw/core/core_msg.h"
 #include "hw/core/cta_map.h"
 #include "hw/core/ladm.h"
+#include "hw/core/ladm_hints.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -87,6 +90,7 @@ typedef struct Disp {
     uint64_t page;
     CoreKernels ks;
     LadmAlloc *allocs; /* ks's allocations for ladm_plan_kernel (owned) */
+    LadmClass *hints;  /* ladm: per launch, its ladm_hints class (owned) */
     DispSm *sm;        /* owned, sms entries */
     Port *host;
     Egress to_host;
@@ -291,7 +295,8 @@ static bool disp_map(Disp *d, SimError *err)
     uint32_t n = d->base.plat->gpus;
     if (d->cta_policy == CTA_LADM && d->rd) {
         if (ladm_plan_kernel(d->ks.kernels[d->kernel].path, n, d->page, d->allocs,
-                             d->ks.nallocs, &d->map, NULL, NULL, err)) {
+                             d->ks.nallocs, d->hints[d->kernel], &d->map, NULL, NULL,
+                             err)) {
             return true;
         }
         char msg[SIM_ERROR_MAX + 40];
@@ -456,11 +461,13 @@ static void disp_finalize(Block *b)
     free(d->sm);
     free(d->msg);
     free(d->allocs);
+    free(d->hints);
     core_kernels_free(&d->ks);
     d->sm = NULL;
     d->msg = NULL;
     d->msg_cap = 0;
     d->allocs = NULL;
+    d->hints = NULL;
     d->launch = NULL;
 }
 
@@ -476,6 +483,14 @@ static bool disp_realize(Block *b, SimError *err)
                              (unsigned long long)d->page);
     }
     if (b->plat->trace && !core_kernels_load(b->plat->trace, &d->ks, err)) {
+        return false;
+    }
+    d->hints = xcalloc(d->ks.nkernels ? d->ks.nkernels : 1, sizeof *d->hints);
+    if (b->plat->trace && d->cta_policy == CTA_LADM &&
+        !ladm_hints_load(b->plat->trace, &d->ks, b->plat->gpus, d->hints, err)) {
+        free(d->hints);
+        d->hints = NULL;
+        core_kernels_free(&d->ks);
         return false;
     }
     d->allocs = xcalloc(d->ks.nallocs ? d->ks.nallocs : 1, sizeof *d->allocs);

@@ -18,7 +18,9 @@
  *   of the pages the kernel uses under LADM's schedule (the dispatchers' cta_policy
  *   ladm) and says whether the kernel's locality is intra-thread; such a kernel's
  *   kernel_hint is `once_hint` (the l2's once_hint: remote_insert auto then caches
- *   its remote lines once, RONCE), any other kernel's is `hint`.
+ *   its remote lines once, RONCE), any other kernel's is `hint`. A kernel named in
+ *   the trace folder's ladm_hints file (ladm_hints.h, read at realize) is planned
+ *   with its hinted class instead of the analysis's.
  *
  * Decisions:
  * - Without a trace (b->plat->trace NULL: a platform that names a host itself and is
@@ -54,6 +56,7 @@
 #include "hw/core/core_msg.h"
 #include "hw/core/host_xlat.h"
 #include "hw/core/ladm.h"
+#include "hw/core/ladm_hints.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -74,6 +77,7 @@ typedef struct Host {
     uint64_t once_hint;
     CoreKernels ks;
     LadmAlloc *allocs; /* ks's allocations for ladm_plan_kernel (owned) */
+    LadmClass *hints;  /* ladm: per launch, its ladm_hints class (owned) */
     bool reported;     /* a trace error went to stderr */
     HostXlat xlat;
     Egress *out; /* one per gpu port (owned) */
@@ -124,7 +128,7 @@ static uint32_t host_kernel_hint(Host *h, size_t k)
     bool itl = false;
     SimError err;
     if (!ladm_plan_kernel(h->ks.kernels[k].path, (uint32_t)h->gpus, h->page, h->allocs,
-                          h->ks.nallocs, NULL, &itl, h->xlat.pl, &err)) {
+                          h->ks.nallocs, h->hints[k], NULL, &itl, h->xlat.pl, &err)) {
         (*h->trace_errors)++;
         if (!h->reported) {
             fprintf(stderr, "mgtlm: %s: %s (LADM's analysis; pages split)\n",
@@ -275,12 +279,14 @@ static void host_finalize(Block *b)
     free(h->answered);
     free(h->kst);
     free(h->allocs);
+    free(h->hints);
     host_xlat_free(&h->xlat);
     core_kernels_free(&h->ks);
     h->out = NULL;
     h->answered = NULL;
     h->kst = NULL;
     h->allocs = NULL;
+    h->hints = NULL;
 }
 
 static bool host_realize(Block *b, SimError *err)
@@ -302,6 +308,12 @@ static bool host_realize(Block *b, SimError *err)
                              b->name, (unsigned long long)h->gpus, pi->gpus);
     }
     if (!core_kernels_load(pi->trace, &h->ks, err)) {
+        host_finalize(b);
+        return false;
+    }
+    h->hints = xcalloc(h->ks.nkernels ? h->ks.nkernels : 1, sizeof *h->hints);
+    if (h->placement == PLACE_LADM &&
+        !ladm_hints_load(pi->trace, &h->ks, (uint32_t)h->gpus, h->hints, err)) {
         host_finalize(b);
         return false;
     }

@@ -294,10 +294,15 @@ static uint64_t align_batch(const Ladm *l)
     if (!big) {
         return 0;
     }
-    uint64_t batch = big->gcd >= l->page ? 1 : l->page / big->gcd;
+    uint64_t batch = big->gcd == 0 || big->gcd >= l->page ? 1 : l->page / big->gcd;
     uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t cap = total / l->ngpus ? total / l->ngpus : 1;
     return batch < cap ? batch : cap;
+}
+
+void ladm_hint(Ladm *l, LadmClass cls)
+{
+    l->hint = cls;
 }
 
 bool ladm_schedule(Ladm *l, CtaMap *m, SimError *err)
@@ -307,7 +312,7 @@ bool ladm_schedule(Ladm *l, CtaMap *m, SimError *err)
     }
     for (size_t k = 0; k < l->nstructs; k++) {
         LadmStruct *s = &l->structs[k];
-        s->cls = classify(l, s);
+        s->cls = l->hint != LADM_UNUSED && s->touched ? l->hint : classify(l, s);
         idmap_destroy(&s->rows);
         idmap_destroy(&s->cols);
     }

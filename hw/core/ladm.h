@@ -53,7 +53,11 @@
  *   the trace shows addresses, not how they were computed. Such a kernel gets the
  *   align-aware schedule (contiguous, cut at batch boundaries) and affinity placement.
  * - A lane's access counts for the page of its first byte; a page that holds bytes of
- *   two structures is counted under the structure of its first recorded access. */
+ *   two structures is counted under the structure of its first recorded access.
+ * - A per-kernel hint (ladm_hint, from the trace folder's ladm_hints file,
+ *   ladm_hints.h) gives every structure the kernel touches the hinted class: the
+ *   paper's compiler classifies from source, and a hint is how a user or a compiler
+ *   states what the addresses of a trace cannot show. */
 #ifndef MGTLM_HW_CORE_LADM_H
 #define MGTLM_HW_CORE_LADM_H
 
@@ -94,6 +98,13 @@ void ladm_free(Ladm *l);
 /* Pass 1: each CTA of the kernel once (coordinates inside the grid). */
 void ladm_observe(Ladm *l, const AtsCta *cta);
 
+/* Before ladm_schedule: every structure the kernel touches gets class cls (LADM_NL ..
+ * LADM_OTHER) instead of the analysis's verdict (ladm_hints.h); the schedule, the
+ * placement and ladm_itl then follow from it as from an observed class (a hinted NL
+ * structure whose CTAs all start at one address has no datablock: batch 1).
+ * LADM_UNUSED: no hint. */
+void ladm_hint(Ladm *l, LadmClass cls);
+
 /* Ends pass 1: classifies the structures and fills m with the kernel's schedule
  * (policy CTA_LADM). False (err says why) if called twice. */
 bool ladm_schedule(Ladm *l, CtaMap *m, SimError *err);
@@ -116,10 +127,11 @@ void ladm_place(const Ladm *l, Placement *pl);
 
 /* Both passes over the kernel file at path (accelsim_read.h) for the caller: the
  * dispatcher gets the schedule in *map (pl NULL: one pass only), the host plans the
- * kernel's pages in pl and gets ladm_itl in *itl (map and itl may be NULL). False
- * with the reader's one-line error. */
+ * kernel's pages in pl and gets ladm_itl in *itl (map and itl may be NULL); hint is
+ * the kernel's ladm_hint (LADM_UNUSED: none). False with the reader's one-line
+ * error. */
 bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
-                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, bool *itl,
-                      Placement *pl, SimError *err);
+                      const LadmAlloc *allocs, size_t nallocs, LadmClass hint,
+                      CtaMap *map, bool *itl, Placement *pl, SimError *err);
 
 #endif

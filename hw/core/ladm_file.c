@@ -18,8 +18,8 @@ static bool one_pass(AtsReader *r, Ladm *l, void (*pass)(Ladm *, const AtsCta *)
 }
 
 bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
-                      const LadmAlloc *allocs, size_t nallocs, CtaMap *map, bool *itl,
-                      Placement *pl, SimError *err)
+                      const LadmAlloc *allocs, size_t nallocs, LadmClass hint,
+                      CtaMap *map, bool *itl, Placement *pl, SimError *err)
 {
     AtsKernelInfo info;
     AtsReader *r = ats_reader_open(path, &info, err);
@@ -31,6 +31,7 @@ bool ladm_plan_kernel(const char *path, uint32_t ngpus, uint64_t page,
         ats_reader_close(r);
         return sim_error_prefix(err, path);
     }
+    ladm_hint(l, hint);
     CtaMap local;
     bool ok =
         one_pass(r, l, ladm_observe, err) && ladm_schedule(l, map ? map : &local, err);

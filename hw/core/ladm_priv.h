@@ -44,6 +44,7 @@ struct Ladm {
     LadmPc *pcs; /* owned: the warp being observed's memory PCs */
     size_t npcs, cap_pcs, pc_hint;
     bool scheduled, itl;
+    LadmClass hint;               /* ladm_hint's class, LADM_UNUSED for none */
     CtaMap sched, rowmap, colmap; /* the kernel's schedule; the two bindings */
     IdMap pages;                  /* page number -> record index */
     uint8_t *binding;             /* owned, per record: LadmClass of its structure */

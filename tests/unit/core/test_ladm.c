@@ -527,7 +527,7 @@ static void test_plan_kernel_file(void)
     CtaMap m;
     Placement *pl = placement_new(PLACE_LADM, 2, 256, &err);
     bool itl = true;
-    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, &itl, pl, &err));
+    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, LADM_UNUSED, &m, &itl, pl, &err));
     CHECK_STR(err.msg, "");
     CHECK(!itl);
     CHECK_EQ_U64(m.ladm, CTA_LADM_ALIGN);
@@ -536,15 +536,60 @@ static void test_plan_kernel_file(void)
     CHECK_EQ_U64(home(pl, X + 256), 1);
     placement_free(pl);
     /* The schedule alone (one pass), and a missing file: the reader's error. */
-    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, &m, NULL, NULL, &err));
+    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, LADM_UNUSED, &m, NULL, NULL, &err));
     CHECK_EQ_U64(m.unit, 2);
     char missing[300];
     snprintf(missing, sizeof missing, "%s/kernel-9.traceg", tmpdir);
-    CHECK(!ladm_plan_kernel(missing, 2, 256, &alloc, 1, &m, NULL, NULL, &err));
+    CHECK(
+        !ladm_plan_kernel(missing, 2, 256, &alloc, 1, LADM_UNUSED, &m, NULL, NULL, &err));
     CHECK(strstr(err.msg, "kernel-9.traceg") != NULL);
-    CHECK(!ladm_plan_kernel(path, 0, 256, &alloc, 1, &m, NULL, NULL, &err));
+    CHECK(!ladm_plan_kernel(path, 0, 256, &alloc, 1, LADM_UNUSED, &m, NULL, NULL, &err));
     CHECK(strncmp(err.msg, path, strlen(path)) == 0);
+    /* Hinted itl (ladm_hints.h): kernel-wide, and intra-thread for the host. */
+    CHECK(ladm_plan_kernel(path, 2, 256, &alloc, 1, LADM_ITL, &m, &itl, NULL, &err));
+    CHECK(itl);
+    CHECK_EQ_U64(m.ladm, CTA_LADM_KERNEL_WIDE);
     unlink(path);
+}
+
+/* Every CTA of a (4, 1, 1) grid on 2 GPUs reads X (a table all share): the analysis
+ * says other (one start; Table II row 7), kernel-wide. Hinted, the class is the
+ * hint's wherever the kernel touches a structure (the untouched Y stays unused), and
+ * the schedule follows it: nl -> align-aware with batch 1 (the starts have no
+ * datablock: their differences are all 0, so Eq. 2 has no size to divide the page
+ * by); column -> column binding (4 columns >= 2 GPUs); itl -> kernel-wide and
+ * ladm_itl (RONCE); other -> kernel-wide, not ITL. */
+static void hinted(LadmClass hint, LadmClass want_cls, CtaLadm want_sched, bool want_itl)
+{
+    SimError err;
+    const uint32_t grid[3] = {4, 1, 1};
+    const LadmAlloc allocs[2] = {{X, 512}, {Y, 512}};
+    Ladm *l = ladm_new(grid, 2, 256, allocs, 2, &err);
+    CHECK(l != NULL);
+    ladm_hint(l, hint);
+    for (uint32_t bx = 0; bx < 4; bx++) {
+        AtsCta c = cta_new(bx, 0);
+        cta_access(&c, 0x10, ATS_LDG, &X, 1);
+        ladm_observe(l, &c);
+        ats_cta_free(&c);
+    }
+    CtaMap m;
+    CHECK(ladm_schedule(l, &m, &err));
+    CHECK_EQ_U64(ladm_class(l, X, NULL), want_cls);
+    CHECK_EQ_U64(ladm_class(l, Y, NULL), LADM_UNUSED);
+    CHECK_EQ_U64(m.ladm, want_sched);
+    CHECK_EQ_U64(m.unit, 1);
+    CHECK_EQ_U64(ladm_itl(l), want_itl);
+    ladm_free(l);
+}
+
+static void test_hint_overrides(void)
+{
+    hinted(LADM_UNUSED, LADM_OTHER, CTA_LADM_KERNEL_WIDE, false);
+    hinted(LADM_NL, LADM_NL, CTA_LADM_ALIGN, false);
+    hinted(LADM_COL, LADM_COL, CTA_LADM_COL, false);
+    hinted(LADM_ITL, LADM_ITL, CTA_LADM_KERNEL_WIDE, true);
+    hinted(LADM_OTHER, LADM_OTHER, CTA_LADM_KERNEL_WIDE, false);
 }
 
 static void test_bad_input(void)
@@ -575,6 +620,7 @@ int main(void)
     RUN(test_other_and_outside);
     RUN(test_overlapping_allocations);
     RUN(test_plan_kernel_file);
+    RUN(test_hint_overrides);
     RUN(test_bad_input);
     rmdir(tmpdir);
     return harness_report();
