@@ -87,8 +87,10 @@
  *   load error. Barrier 0 (default) runs kernel k at its slot k x T only: exact as
  *   long as no kernel overruns (an overrun is a model error anyway). Decision: the
  *   barrier is opt-in because it needs a wire from every cu to one kbar, which a
- *   platform writes per GPU (docs/blocks.md, kbar); barrier 1 needs pattern shared.
- *   An open for another kernel than the next counts in resp_unmatched_errors.
+ *   platform writes per GPU (docs/blocks.md, kbar). It works the same for every
+ *   pattern in kernel mode (kernels > 1 or shared); a cu that runs no kernels sends
+ *   no arrive (a kbar wired to it never opens). An open for another kernel than the
+ *   next counts in resp_unmatched_errors.
  * - Shared reads expect the bytes given by the kernel predicates (cu_shared.h), not
  *   the shadow (other cus write those lines); verify reads expect the shadow.
  * - Shared and halo writes carry data v(addr, k) (cu_value); other writes PRNG data.
@@ -275,7 +277,7 @@ static const ParamDef cu_params[] = {
      .type = PT_U64,
      .def = "0",
      .max = 1,
-     .doc = "shared: 1 = kernel barrier through port bar[0], wired to a kbar"},
+     .doc = "1 = kernel k + 1 waits for a kbar's open on port bar[0] (kernel mode)"},
 };
 
 static const PortDef cu_ports[] = {
@@ -353,12 +355,6 @@ static bool cu_realize_pattern(Cu *c, SimError *err)
                              "%s: trace is set but pattern is %s (use pattern "
                              "trace)",
                              b->name, cu_patterns[c->pattern]);
-    }
-    if (c->barrier && c->pattern != CU_SHARED) {
-        return sim_error_set(err,
-                             "%s: barrier 1 needs pattern shared (the kernel barrier "
-                             "is that pattern's)",
-                             b->name);
     }
     if (c->pattern == CU_NONE) {
         return true;

@@ -68,7 +68,7 @@ static const ParamDef kbar_params[] = {
      .type = PT_U64,
      .def = "1",
      .min = 1,
-     .max = 65536,
+     .max = 4096,
      .doc = "cus in the barrier: ports cu[0] .. cu[cus - 1], one per cu"},
 };
 
