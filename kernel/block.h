@@ -110,11 +110,10 @@ typedef struct BlockType {
     /* Optional: called once after every block has been realized, with all n instances
      * of this type in description order, for parameters that must agree across
      * instances (e.g. the cu's shared pattern). Returns false with err set and *bad =
-     * the index (in blocks) of the instance the message is about. Reads only, except
-     * that, once they agree, it may link the instances to state they share: today only
-     * the cu's kernel barrier, a stand-in for the host's kernel launch that breaks the
-     * rule that a block touches only its own state; the kernel dispatcher of the cores
-     * (docs/cores.md) is to replace it with transactions. */
+     * the index (in blocks) of the instance the message is about. Reads only: it
+     * never links instances to shared state (what instances must learn from each
+     * other during a run travels as transactions, e.g. the cus' kernel barrier through
+     * the kbar block), so a platform can be cut into partitions. */
     bool (*agree)(Block *const *blocks, size_t n, size_t *bad, SimError *err);
 } BlockType;
 

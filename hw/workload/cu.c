@@ -20,8 +20,8 @@
  *   t >= previous send + gap,
  *   a free slot if it needs one (a response frees its slot at its arrival),
  *   no response outstanding if it is a kernel's (or the verify phase's) release,
- *   pattern shared, kernel_begin of kernel k: every cu of the pattern has sent
- *   kernel k - 1's kernel_end (the kernel barrier),
+ *   barrier 1, kernel_begin of kernel k > 0: the kbar's open k has arrived on bar[0]
+ *   (the kernel barrier),
  * and the port accepts it (a refused send waits for on_free). All requests of one
  * wavefront record share the record's time, so they leave `gap` apart.
  *
@@ -70,14 +70,27 @@
  * - Kernels: `count` accesses per kernel; the synthetic stream continues across
  *   kernels. T = 0 runs kernels back to back (no overrun); pattern shared needs
  *   T > 0. kernels > 1 is refused for patterns none and trace.
- * - Kernel barrier (pattern shared): the readers of kernel k expect every write of
- *   kernel k - 1, so, as a GPU launches a kernel only when the previous one has
- *   ended (SPEC.md 6.4), kernel k of a cu begins only after every cu of the pattern
- *   sent kernel k - 1's kernel_end, which each sends after its release, after the
- *   responses to all its non-posted writes (a write is answered once its
- *   invalidates are acknowledged, docs/coherence.md). A kernel that overruns its
- *   slot T thus delays the next kernel everywhere instead of letting a faster cu
- *   read lines a slower one has not yet written; the overrun is still counted.
+ * - Kernel barrier (pattern shared, barrier 1): the readers of kernel k expect every
+ *   write of kernel k - 1, so, as a GPU launches a kernel only when the previous one
+ *   has ended (SPEC.md 6.4), kernel k of a cu begins only after every cu of the
+ *   pattern sent kernel k - 1's kernel_end, which each sends after its release, after
+ *   the responses to all its non-posted writes (a write is answered once its
+ *   invalidates are acknowledged, docs/coherence.md). The cus learn it from a kbar
+ *   block (kbar.c) by transactions: at the instant a cu sends kernel k - 1's
+ *   kernel_end it sends `arrive` k - 1 on bar[0] (only when kernel k exists), and
+ *   it sends kernel k's kernel_begin only once the kbar's `open` k arrived there.
+ *   With wires of latency L the barrier so costs 2L after the last kernel_end. A
+ *   kernel that overruns its slot T thus delays the next kernel everywhere instead of
+ *   letting a faster cu read lines a slower one has not yet written; the overrun is
+ *   still counted. The param `barrier` is the count of the port array bar (0 or 1),
+ *   so that bar[0] is a required port exactly when asked for: an unwired one is a
+ *   load error. Barrier 0 (default) runs kernel k at its slot k x T only: exact as
+ *   long as no kernel overruns (an overrun is a model error anyway). Decision: the
+ *   barrier is opt-in because it needs a wire from every cu to one kbar, which a
+ *   platform writes per GPU (docs/blocks.md, kbar). It works the same for every
+ *   pattern in kernel mode (kernels > 1 or shared); a cu that runs no kernels sends
+ *   no arrive (a kbar wired to it never opens). An open for another kernel than the
+ *   next counts in resp_unmatched_errors.
  * - Shared reads expect the bytes given by the kernel predicates (cu_shared.h), not
  *   the shadow (other cus write those lines); verify reads expect the shadow.
  * - Shared and halo writes carry data v(addr, k) (cu_value); other writes PRNG data.
@@ -98,6 +111,7 @@
 #include "hw/lib/amo.h"
 #include "hw/lib/fill.h"
 #include "hw/workload/cu_priv.h"
+#include "hw/workload/kbar.h"
 #include "kernel/xalloc.h"
 
 const char *const cu_patterns[] = {"none",  "trace",   "uniform", "strided", "stream",
@@ -258,10 +272,20 @@ static const ParamDef cu_params[] = {
      .type = PT_TIME,
      .def = "0ns",
      .doc = "verify: wait after the release (or last kernel_end) before reading back"},
+    {.key = "barrier",
+     .offset = offsetof(Cu, barrier),
+     .type = PT_U64,
+     .def = "0",
+     .max = 1,
+     .doc = "1 = kernel k + 1 waits for a kbar's open on port bar[0] (kernel mode)"},
 };
 
 static const PortDef cu_ports[] = {
     {.name = "mem", .required = true, .doc = "requests out, responses in"},
+    {.name = "bar",
+     .count_param = "barrier",
+     .required = true,
+     .doc = "barrier 1: arrive out, open in (to a kbar's cu[k])"},
 };
 
 static void cu_wake(void *subject, void *obj);
@@ -395,6 +419,10 @@ static bool cu_realize(Block *b, SimError *err)
     }
     idmap_init(&c->ids);
     sim_event_init(&c->ev, b->sim, SIM_PRIO_DEFAULT, cu_wake, c, NULL);
+    if (c->barrier) {
+        c->bar = block_port(b, "bar", 0);
+        egress_init(&c->bar_out, b, c->bar, NULL);
+    }
     return true;
 }
 
@@ -429,6 +457,10 @@ static void cu_reset(Block *b)
     c->next_issue = 0;
     c->kernel = 0;
     c->kends = 0;
+    c->opened = 0;
+    if (c->bar) {
+        egress_clear(&c->bar_out);
+    }
     c->last_ctl = 0;
     c->verify_at = 0;
     cu_written_clear(&c->written);
@@ -747,15 +779,17 @@ static Txn *cu_build(Cu *c, uint32_t *slot_out)
     return t;
 }
 
-/* Pattern shared: true once every peer has sent k kernel_ends (kernel k may begin). */
-static bool cu_barrier_open(const Cu *c, uint64_t k)
+/* With the barrier, kernel k ended here at now: tells the kbar when a kernel k + 1
+ * exists (it waits for every cu's arrive before opening it). */
+static void cu_arrive(Cu *c, uint64_t k)
 {
-    for (size_t i = 0; i < c->npeers; i++) {
-        if (c->peers[i]->kends < k) {
-            return false;
-        }
+    if (!c->bar || k + 1 >= c->kernels) {
+        return;
     }
-    return true;
+    Txn *t = txn_new_declared(c->base.sim, &kbar_cmd_arrive, k, 0);
+    t->src = (int16_t)c->own;
+    t->unit = (int16_t)c->unit;
+    (void)egress_push(&c->bar_out, t, 0);
 }
 
 /* Bookkeeping after t left the port at now. */
@@ -787,12 +821,7 @@ static void cu_sent(Cu *c, const Txn *t, uint32_t slot, SimTime now)
             if (c->kernel_time > 0 && now + c->gap > (SimTime)(k + 1) * c->kernel_time) {
                 (*c->overrun_errors)++;
             }
-            if (c->npeers && cu_barrier_open(c, c->kends)) {
-                /* The last cu to end kernel k lets every peer begin kernel k + 1. */
-                for (size_t i = 0; i < c->npeers; i++) {
-                    sim_event_notify_at(&c->peers[i]->ev, now);
-                }
-            }
+            cu_arrive(c, k);
         }
         break;
     }
@@ -838,7 +867,7 @@ static void cu_pump(Cu *c)
         if (c->req.drain && c->nfree < c->outstanding) {
             return;
         }
-        if (c->req.cmd == TXN_KERNEL_BEGIN && !cu_barrier_open(c, c->kernel)) {
+        if (c->req.cmd == TXN_KERNEL_BEGIN && c->bar && c->kernel > c->opened) {
             return;
         }
         c->held = cu_build(c, &c->held_slot);
@@ -912,13 +941,27 @@ static void cu_complete(Cu *c, Txn *t, SimTime now)
     }
 }
 
+/* An arrival on bar[0]: the kbar's open of the next kernel. */
+static void cu_open(Cu *c, const Txn *t)
+{
+    if (txn_is(t, &kbar_cmd_open) && t->addr == c->opened + 1) {
+        c->opened++;
+    } else {
+        (*c->resp_unmatched)++;
+    }
+}
+
 static void cu_on_recv(Block *b, Port *p)
 {
     Cu *c = (Cu *)b;
     SimTime now = sim_now(b->sim);
     Txn *t;
     while ((t = port_take(p)) != NULL) {
-        cu_complete(c, t, now);
+        if (p == c->bar) {
+            cu_open(c, t);
+        } else {
+            cu_complete(c, t, now);
+        }
         txn_unref(t);
     }
     cu_pump(c);
@@ -926,8 +969,12 @@ static void cu_on_recv(Block *b, Port *p)
 
 static void cu_on_free(Block *b, Port *p)
 {
-    (void)p;
-    cu_pump((Cu *)b);
+    Cu *c = (Cu *)b;
+    if (p == c->bar) {
+        egress_pump(&c->bar_out);
+    } else {
+        cu_pump(c);
+    }
 }
 
 static void cu_stats(Block *b)
@@ -953,12 +1000,9 @@ static void cu_finalize(Block *b)
     free(c->slots);
     free(c->free_slots);
     free(c->scratch);
-    if (c->owns_peers) {
-        free(c->peers);
+    if (c->bar) {
+        egress_destroy(&c->bar_out);
     }
-    c->peers = NULL;
-    c->npeers = 0;
-    c->owns_peers = false;
     c->slots = NULL;
     c->free_slots = NULL;
     c->scratch = NULL;

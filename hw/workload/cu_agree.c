@@ -5,17 +5,16 @@
  * Checked over the cus of pattern shared, in description order, against the first:
  * - every other cu runs pattern none (issues nothing): any other traffic could write
  *   the region or read lines the predicates do not describe;
- * - footprint, line, cus, kernels, kernel_time, write_frac, read_only_frac and fill
- *   are equal (they define the predicates, the region and the kernel slots);
+ * - footprint, line, cus, kernels, kernel_time, write_frac, read_only_frac, fill and
+ *   barrier are equal (they define the predicates, the region and the kernel slots,
+ *   and either all of them wait for the kernel barrier or none);
  * - the global ids gpu * cus + index cover 0 .. gpus * cus - 1 exactly once, so every
  *   line has the one writer the predicates assume.
- * Not checkable here (other block types): that no other unit writes the region and
- * that the memories' `fill` equals the cus' (docs/blocks.md).
- *
- * Once they agree, every shared cu gets the list of all of them (Cu.peers, owned by
- * the first): the kernel barrier of cu.c. Decision: this is the one write agree does,
- * because the barrier is the host's kernel launch (SPEC.md 6.4: the next kernel starts
- * after the last CTA of the previous one ends), which no single cu sees. */
+ * Not checkable here (other block types): that no other unit writes the region, that
+ * the memories' `fill` equals the cus' and that, with barrier 1, every bar[0] is wired
+ * to the same kbar (docs/blocks.md).
+ * The check only reads: the kernel barrier itself is the kbar block (kbar.c), reached
+ * by transactions on each cu's bar[0]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@ static const struct {
     {CU_AGREE_KEY(write_frac)},
     {CU_AGREE_KEY(read_only_frac)},
     {CU_AGREE_KEY(fill)},
+    {CU_AGREE_KEY(barrier)},
 };
 
 /* The first parameter of s that differs from f, or NULL. */
@@ -100,31 +100,6 @@ static bool cu_agree_ids(Block *const *cus, size_t n, size_t fi, size_t *bad,
     return ok;
 }
 
-/* Gives every shared cu the list of all of them; cus[fi] owns it. */
-static bool cu_agree_link(Block *const *cus, size_t n, size_t fi, SimError *err)
-{
-    Cu *f = (Cu *)cus[fi];
-    if (f->owns_peers) {
-        free(f->peers);
-    }
-    Cu **peers = malloc(n * sizeof *peers);
-    if (!peers) {
-        return sim_error_set(err, "out of memory");
-    }
-    size_t np = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (((Cu *)cus[i])->pattern == CU_SHARED) {
-            peers[np++] = (Cu *)cus[i];
-        }
-    }
-    for (size_t i = 0; i < np; i++) {
-        peers[i]->peers = peers;
-        peers[i]->npeers = np;
-        peers[i]->owns_peers = i == 0;
-    }
-    return true;
-}
-
 bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err)
 {
     size_t fi = 0;
@@ -149,13 +124,10 @@ bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err)
             return sim_error_set(err,
                                  "%s: pattern shared: %s differs from %s's (every cu of "
                                  "pattern shared has the same footprint, line, cus, "
-                                 "kernels, kernel_time, write_frac, read_only_frac and "
-                                 "fill)",
+                                 "kernels, kernel_time, write_frac, read_only_frac, fill "
+                                 "and barrier)",
                                  c->base.name, key, f->base.name);
         }
     }
-    if (!cu_agree_ids(cus, n, fi, bad, err)) {
-        return false;
-    }
-    return cu_agree_link(cus, n, fi, err);
+    return cu_agree_ids(cus, n, fi, bad, err);
 }

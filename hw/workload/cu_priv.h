@@ -15,6 +15,7 @@
 #include "hw/workload/cu_trace.h"
 #include "hw/workload/cu_written.h"
 #include "kernel/block.h"
+#include "kernel/egress.h"
 #include "kernel/event.h"
 #include "kernel/idmap.h"
 
@@ -89,8 +90,12 @@ typedef struct Cu {
     bool verify;
     SimTime verify_delay;
     bool wavefront;
+    uint64_t barrier; /* 1: port bar[0] to a kbar (pattern shared) */
 
     Port *mem;
+    Port *bar;       /* bar[0], NULL without barrier */
+    Egress bar_out;  /* arrive commands (barrier only) */
+    uint64_t opened; /* the last kernel a kbar opened (0: only kernel 0) */
     int own, unit;
     uint32_t max_len; /* largest request */
     Rng rng;
@@ -124,12 +129,6 @@ typedef struct Cu {
     IdMap ids;        /* txn id -> slot */
     uint8_t *scratch; /* max_len bytes */
     SimEvent ev;
-    /* Pattern shared: every cu of the pattern (the kernel barrier, linked by
-     * cu_agree); the array is owned by the first of them (owns_peers), borrowed by
-     * the others. NULL for other patterns. */
-    struct Cu **peers;
-    size_t npeers;
-    bool owns_peers;
 
     uint64_t *issued, *completed, *reads, *writes, *atomics, *controls, *remote_reads;
     bool reported; /* the first data error was described on stderr */
@@ -144,8 +143,8 @@ typedef struct Cu {
 /* Names of the patterns, indexed by the enum above (NULL-terminated). */
 extern const char *const cu_patterns[];
 
-/* BlockType.agree of the cu: every cu of pattern shared agrees with the others, and
- * they are linked to their kernel barrier (cu_agree.c). */
+/* BlockType.agree of the cu: every cu of pattern shared agrees with the others
+ * (cu_agree.c; reads only). */
 bool cu_agree(Block *const *cus, size_t n, size_t *bad, SimError *err);
 
 #endif

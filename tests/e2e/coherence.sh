@@ -14,9 +14,10 @@
 # on a write-heavy variant (3 kernels, a 4 KiB region per GPU, 30% of the lines
 # rewritten per kernel), on which gpu4-rec passes. With remote_insert auto, the cus'
 # kernel_begin hint selects once (1) or twice (0). `mgtlm cost` must reproduce the
-# SPEC 3.2 storage table. Kernels that overrun their slot keep the data check exact:
-# the next kernel waits for every cu's kernel_end and writes wait for their
-# invalidates' acknowledgements.
+# SPEC 3.2 storage table. Kernels that overrun their slot keep the data check exact
+# when the cus wait at a kernel barrier (a kbar, barrier 1): the next kernel waits for
+# every cu's kernel_end and writes wait for their invalidates' acknowledgements;
+# without the barrier the same runs read stale data.
 # usage: coherence.sh MGTLM PYTHON3   (working directory: the source root)
 mgtlm=$1
 python3=$2
@@ -138,28 +139,53 @@ PY
 done
 
 # Kernel boundaries: with 2000 accesses per cu a kernel overruns its 20 us slot, so
-# the cus reach kernel k + 1 at different times. A cu must not begin kernel k + 1
-# before every cu has ended kernel k with its writes complete (invalidates
-# acknowledged): no stale read on every directory kind (before the kernel barrier and
-# the invalidate acknowledgements, gpu4-rec read 6 stale values here). The overruns
-# must show (the case is exercised) and every invalidate must be acknowledged.
+# the cus reach kernel k + 1 at different times. With a kernel barrier (each platform
+# plus a kbar wired to its 16 cus over 10 ns, cus barrier 1) a cu must not begin
+# kernel k + 1 before every cu has ended kernel k with its writes complete
+# (invalidates acknowledged): no stale read on every directory kind (before the
+# kernel barrier and the invalidate acknowledgements, gpu4-rec read 6 stale values
+# here). The overruns must show (the case is exercised), the kbar must open kernels
+# 1 to 3 and every invalidate must be acknowledged. Without the barrier (the shipped
+# platforms, barrier 0) the same runs must read stale data: the barrier is what keeps
+# them exact.
 for kind in rec hmg dir-baseline; do
-    out="$tmp/boundary-$kind.json"
-    "$mgtlm" run "platforms/gpu4-$kind.json" --set "gpu*.cu[*].count=2000" \
-        --stats "$out" >"$tmp/log" 2>&1
-    "$python3" - "$out" "$kind" <<'PY' || { cat "$tmp/log"; status=1; }
+    wires=""
+    for g in 0 1 2 3; do
+        for c in 0 1 2 3; do
+            wires="$wires${wires:+,}
+  {\"a\": \"gpu$g.cu[$c].bar[0]\", \"b\": \"kbar.cu[$((4 * g + c))]\", \"latency\": \"10ns\"}"
+        done
+    done
+    cat >"$tmp/kbar-$kind.json" <<EOF
+{"extends": "$(pwd)/platforms/gpu4-$kind.json", "name": "gpu4-$kind-kbar",
+ "gpu": {"blocks": {"cu": {"params": {"barrier": 1}}}},
+ "blocks": {"kbar": {"type": "kbar", "params": {"cus": 16}}},
+ "wires": [$wires]}
+EOF
+    for barrier in 1 0; do
+        plat="platforms/gpu4-$kind.json"
+        [ "$barrier" = 1 ] && plat="$tmp/kbar-$kind.json"
+        out="$tmp/boundary-$kind-$barrier.json"
+        "$mgtlm" run "$plat" --set "gpu*.cu[*].count=2000" --stats "$out" >"$tmp/log" 2>&1
+        "$python3" - "$out" "$kind" "$barrier" <<'PY' || { cat "$tmp/log"; status=1; }
 import json, sys
 s = json.load(open(sys.argv[1]))["stats"]
 def tot(suffix):
     return sum(v for k, v in s.items() if k.endswith(suffix) and isinstance(v, int))
 errors, overruns = tot(".data_errors"), tot(".kernel_overrun_errors")
 sent, acked = tot(".dir.invalidates"), tot(".dir.inv_acks")
-ok = errors == 0 and overruns > 0 and sent > 0 and acked == sent
-print("%skernel boundaries gpu4-%s: %d stale reads, %d overruns, %d of %d invalidates"
-      " acknowledged" % ("" if ok else "FAIL ", sys.argv[2], errors, overruns, acked,
-                         sent))
+opens = s.get("kbar.opens", 0)
+if sys.argv[3] == "1":
+    ok = errors == 0 and opens == 3 and overruns > 0 and sent > 0 and acked == sent
+else:
+    ok = errors > 0 and overruns > 0
+print("%skernel boundaries gpu4-%s, barrier %s: %d stale reads, %d overruns, %d of %d"
+      " invalidates acknowledged, %d kernels opened by the kbar"
+      % ("" if ok else "FAIL ", sys.argv[2], sys.argv[3], errors, overruns, acked, sent,
+         opens))
 sys.exit(0 if ok else 1)
 PY
+    done
 done
 
 # mgtlm cost reproduces the SPEC 3.2 table (N = 4, 8192 entries): bits per entry for

@@ -7,10 +7,13 @@ no abort, no sanitizer report.
 
 Decisions: a type is exercised in the first shipped 4-GPU platform that has an
 instance of it on GPU 0 (so the run carries traffic), with `--set INSTANCE.PARAM=V`;
-a type no shipped platform has (driver, sink), or a parameter `--set` may not change
-there (a fabric generator computes it), is exercised alone in a generated one-GPU
-platform with a sink on each of its required ports. The list comes from the registry
-at run time, so a new parameter is swept without editing this file.
+a type no shipped platform has (driver, sink), a parameter `--set` may not change
+there (a fabric generator computes it), or one that counts a required port array of
+none by default (the cu's `barrier`: a bar[0] the platform does not wire) is exercised
+alone in a generated one-GPU
+platform with a sink on each of its required ports (none for an array of 0). The list
+comes from the registry at run time, so a new parameter is swept without editing this
+file.
 usage: test_bounds_sweep.py MGTLM PLATFORMS_DIR"""
 import glob
 import json
@@ -140,6 +143,8 @@ def standalone(tmp, btype, ports, settings):
             count_key = arr.group(2)
             facts = next(p for p in block_facts(btype)[0] if p[0] == count_key)
             count = min(params.get(count_key, int(facts[2])), facts[4])
+            if count == 0:
+                continue
             blocks["s%d" % i] = {"type": "sink", "count": count}
             wires.append({"a": "x.%s[*]" % arr.group(1), "b": "s%d[*].in" % i})
         else:
@@ -229,6 +234,8 @@ def main():
                 if param[4] is None:
                     continue
                 where = shipped.get(btype)
+                if param[2] == "0" and any(p.endswith("[%s]" % param[0]) for p in ports):
+                    where = None
                 if where and not settable(where, param):
                     if where[1].startswith("fabric."):
                         continue

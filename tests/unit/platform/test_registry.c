@@ -125,12 +125,13 @@ static void test_cmds(void)
     CHECK(!registry_add_cmd(r, &declared, &err));
     CHECK(hw_register(r, &err));
     const TxnCmdDecl *const *cmds = registry_cmds(r);
-    /* poke, then hw/txn_cmds.def: monitor, mode, inv_ack, launch, cta, finish, xlat. */
+    /* poke, then hw/txn_cmds.def: monitor, mode, inv_ack, launch, cta, finish, xlat,
+     * arrive, open. */
     size_t n = 0;
     while (cmds[n]) {
         n++;
     }
-    CHECK(cmds[0] == &poke && n == 8);
+    CHECK(cmds[0] == &poke && n == 10);
     TxnCmd cmd;
     const TxnCmdDecl *d;
     CHECK(txn_cmd_parse("monitor", cmds, &cmd, &d) && cmd == TXN_DECLARED &&
@@ -139,6 +140,8 @@ static void test_cmds(void)
     CHECK(txn_cmd_parse("inv_ack", cmds, &cmd, &d) && d == cmds[3]);
     CHECK(txn_cmd_parse("launch", cmds, &cmd, &d) && d == cmds[4]);
     CHECK(txn_cmd_parse("xlat", cmds, &cmd, &d) && d == cmds[7]);
+    CHECK(txn_cmd_parse("arrive", cmds, &cmd, &d) && d == cmds[8]);
+    CHECK(txn_cmd_parse("open", cmds, &cmd, &d) && d == cmds[9]);
     CHECK(!txn_cmd_parse("monitor", NULL, &cmd, &d));
     registry_free(r);
 }
