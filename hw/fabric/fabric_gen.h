@@ -9,12 +9,20 @@
 
 #include "kernel/topology.h"
 
+/* The most GPUs a platform has (the loader's bound of the top-level gpus): the size
+ * of the generators' per-destination tables. */
+#define FABRIC_GEN_MAX_GPUS 64
+
 /* The parameters of a fabric switch the generators compute: "ports", "routes". */
 extern const char *const fabric_gen_computed[];
 
 /* Output port of switch i (of n GPUs) towards GPU d. */
 typedef uint64_t (*FabricRoute)(uint32_t n, uint32_t i, uint32_t d);
 
+/* Adds the switch instance `name` (of fabric part `part`, type "switch") with
+ * `ports` ports and the routes routes[0..gpus-1] (borrowed). */
+bool fabric_gen_switch_table(TopologyGen *g, const char *part, const char *name,
+                             uint64_t ports, const uint64_t *routes, SimError *err);
 /* Adds the switch instance `name` (part "switch", type "switch") with `ports` ports
  * and routes[d] = route(gpus, i, d) for every GPU d. */
 bool fabric_gen_switch(TopologyGen *g, const char *name, uint64_t ports, uint32_t i,

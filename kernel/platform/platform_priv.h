@@ -122,6 +122,7 @@ struct TopologyGen {
     PlatformLoad *ld;
     SimTime latency;    /* the fabric latency (wires only) */
     const char *uplink; /* the GPU template's uplink port (wires only) */
+    void *params;       /* the generator's settings (owned by platform_fabric.c) */
 };
 
 /* platform_fabric.c: the fabric object and its topology generator. */
