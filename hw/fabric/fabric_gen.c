@@ -1,6 +1,7 @@
 /* Helpers of the topology generators: a switch with its computed "ports" and
- * "routes" (from a table or a route function), the switch-per-GPU layout, and the
- * two wires of a switch-link-switch connection. */
+ * "routes" (from a table or a route function), the switch-per-GPU layout, the
+ * direction rule of the mesh's wrap-arounds and the chiplet ring, and the two wires
+ * of a switch-link-switch connection. */
 #include "fabric_gen.h"
 
 #include <stdio.h>
@@ -66,6 +67,14 @@ bool fabric_gen_per_gpu_uplinks(TopologyGen *g, SimError *err)
         }
     }
     return true;
+}
+
+bool fabric_gen_ring_forward(uint32_t k, uint32_t at, uint32_t to)
+{
+    uint32_t fwd = (to + k - at) % k;
+    bool forward = fwd <= k - fwd;
+    bool through_zero = at != 0 && to != 0 && (forward ? to < at : to > at);
+    return forward != through_zero;
 }
 
 bool fabric_gen_join(TopologyGen *g, uint32_t i, uint32_t sp, uint32_t k, uint32_t j,

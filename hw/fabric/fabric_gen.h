@@ -33,6 +33,14 @@ bool fabric_gen_per_gpu(TopologyGen *g, uint64_t ports, FabricRoute route,
                         uint32_t nlinks, SimError *err);
 /* Switch-per-GPU layout, first wires: port[0] of sw[i] to GPU i's uplink, i = 0..N-1. */
 bool fabric_gen_per_gpu_uplinks(TopologyGen *g, SimError *err);
+/* The direction from position `at` to `to` (at != to) on a ring of k >= 3 switches
+ * that breaks the ring's cycle of channels at position 0: the shorter way (ties go
+ * forward, towards at + 1), unless it passes through 0 (0 lies strictly between at
+ * and to that way), then the other way, which does not. True = forward. No path so
+ * continues through switch 0, so the channels' dependencies cannot close the ring:
+ * without virtual channels, a ring routed the shorter way can deadlock once its
+ * buffers fill (docs/topologies.md, "Deadlock"). */
+bool fabric_gen_ring_forward(uint32_t k, uint32_t at, uint32_t to);
 /* Wires port sp of sw[i] to link[k].a and link[k].b to port dp of sw[j]. */
 bool fabric_gen_join(TopologyGen *g, uint32_t i, uint32_t sp, uint32_t k, uint32_t j,
                      uint32_t dp, SimError *err);

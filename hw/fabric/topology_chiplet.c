@@ -20,11 +20,13 @@
  *
  * Routing (by destination GPU d, package q = d / C): pkg[p] sends d to port[d mod C]
  * when q = p, else to port[C] (inter "switch"; fabric.switch sends it to port[q]) or,
- * with a ring, to port[C] (forward, towards p+1) if the forward distance (q - p) mod P
- * is at most P minus it, else port[C+1] (ties go forward, as the ring topology).
+ * with a ring, to port[C] (forward, towards p+1) or port[C+1] (back): the shorter way
+ * round (ties forward) unless it passes through package 0, then the other way
+ * (fabric_gen_ring_forward: the switch has no virtual channels, and a ring routed
+ * the shorter way can deadlock; docs/topologies.md, "Deadlock").
  * A transaction so crosses one package switch inside a package, three switches
- * (package, fabric, package) between packages joined by a switch, and 1 + ring
- * distance package switches on a ring.
+ * (package, fabric, package) between packages joined by a switch, and 1 + the ring
+ * distance the way it goes package switches on a ring.
  * Decisions: intra-package links form a star around the package switch (one link per
  * chiplet), not LADM's ring of chiplets: with 4 chiplets a ring's longest path is two
  * links, and a star keeps the one rule "intra-package traffic crosses one switch";
@@ -92,8 +94,10 @@ static uint64_t topology_chiplet_route(const ChipletShape *s, uint32_t p, uint32
     if (!s->ring) {
         return s->c;
     }
-    uint32_t fwd = (q + s->p - p) % s->p;
-    return fwd <= s->p - fwd ? s->c : s->c + 1;
+    if (s->p == 2) {
+        return s->c;
+    }
+    return fabric_gen_ring_forward(s->p, p, q) ? s->c : s->c + 1;
 }
 
 static bool topology_chiplet_packages(TopologyGen *g, const ChipletShape *s,

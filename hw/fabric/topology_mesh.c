@@ -16,16 +16,17 @@
  *
  * Routing (dimension order, X then Y): towards GPU d at (dr, dc) from (r, c), first
  * along the row until c = dc, then along the column. Mesh: east if dc > c, else west;
- * south if dr > r, else north. Torus, in a dimension of k >= 3 switches: the
- * forward direction (east, south) if the forward distance (dc - c) mod k is at most
- * k minus it, else backward (ties go forward, as in the ring). A hop count from
- * (r, c) to (dr, dc) is so |dr - r| + |dc - c| on the mesh, and the sum of the
- * shorter wrap distances on the torus.
+ * south if dr > r, else north. Torus, in a dimension of k >= 3 switches: the shorter
+ * way round (ties forward: east, south) unless it passes through coordinate 0, then
+ * the other way (fabric_gen_ring_forward). A hop count from (r, c) to (dr, dc) is
+ * so |dr - r| + |dc - c| on the mesh; on the torus each dimension's shorter wrap
+ * distance, or the longer one when the shorter crosses coordinate 0 in between.
  * Decisions: a dimension of 2 has no wrap-around link (it would join the same two
  * switches twice), so a 2 x k torus wraps its rows only; a dimension of 1 has no
- * links. Dimension order on a mesh cannot deadlock for one kind of traffic; the
- * torus's wrap-around rings have no virtual channels (the switch has none), so it
- * relies, like the ring, on the buffers being deep enough (docs/topologies.md). */
+ * links. Dimension order cannot deadlock on the mesh; the switch has no virtual
+ * channels, so a torus routed the shorter way round could (its rings' channels form
+ * cycles): never passing through coordinate 0 breaks them at the price of longer
+ * paths for some pairs (docs/topologies.md, "Deadlock"). */
 #include <stdio.h>
 
 #include "fabric_gen.h"
@@ -130,11 +131,7 @@ static uint32_t topology_mesh_port(const MeshGrid *m, uint32_t i, int dir)
 /* The direction from `at` towards `to` along a dimension of k switches. */
 static bool topology_mesh_forward(const MeshGrid *m, uint32_t k, uint32_t at, uint32_t to)
 {
-    if (m->wrap && k >= 3) {
-        uint32_t fwd = (to + k - at) % k;
-        return fwd <= k - fwd;
-    }
-    return to > at;
+    return m->wrap && k >= 3 ? fabric_gen_ring_forward(k, at, to) : to > at;
 }
 
 static uint64_t topology_mesh_route(const MeshGrid *m, uint32_t i, uint32_t d)

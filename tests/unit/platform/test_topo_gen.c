@@ -49,17 +49,17 @@ static void check_paths(const char *file, const char *cli, const int *want, int 
         sim_free(sim);
         return;
     }
-    uint32_t n = p->desc.info.gpus;
+    uint32_t n = p->desc.info.gpus, bad = 0;
     for (uint32_t s = 0; s < n; s++) {
         for (uint32_t t = 0; t < n; t++) {
             int hops = walk(p, s, t);
-            if (want) {
-                CHECK_EQ_U64((uint64_t)hops, (uint64_t)want[s * n + t]);
-            } else {
-                CHECK(hops >= 1 && hops <= max);
+            if (want ? hops != want[s * n + t] : hops < 1 || hops > max) {
+                fprintf(stderr, "%s: %u -> %u crosses %d switches\n", file, s, t, hops);
+                bad++;
             }
         }
     }
+    CHECK_EQ_U64(bad, 0);
     platform_free(p);
     sim_free(sim);
 }
@@ -158,6 +158,26 @@ static void test_torus(void)
     check_paths("torus9.json", NULL, hops, 0);
 }
 
+/* 5 GPUs: 1 x 5, a ring of 5 (E 1, W 2): the shorter way unless it passes through
+ * column 0, so 1 -> 4 goes east over 3 links, not west over 0. */
+static void test_torus_ring(void)
+{
+    PlatformDesc d;
+    SimError err;
+    CHECK(support_load("torus5.json", NULL, &d, &err));
+    check_switch(&d, "fabric.sw[1]", "3", "[2,0,1,1,1]");
+    check_switch(&d, "fabric.sw[4]", "3", "[1,2,2,2,0]");
+    platform_desc_free(&d);
+    static const int hops[] = {
+        1, 2, 3, 3, 2, /* from 0 */
+        2, 1, 2, 3, 4, /* from 1 */
+        3, 2, 1, 2, 3, /* from 2 */
+        3, 3, 2, 1, 2, /* from 3 */
+        2, 4, 3, 2, 1, /* from 4 */
+    };
+    check_paths("torus5.json", NULL, hops, 0);
+}
+
 /* 4 GPUs in 2 packages of 2 chiplets, packages joined by a switch. */
 static void test_chiplet_switch(void)
 {
@@ -226,15 +246,23 @@ static void test_chiplet_ring(void)
         2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 1, 1,
     };
     check_paths("chiplet6.json", NULL, hops, 0);
+    /* 4 packages: from 3 to 1 the tie would go forward through package 0: back */
+    CHECK(support_load("chiplet6.json", "{\"gpus\": 8}", &d, &err));
+    check_switch(&d, "fabric.pkg[1]", "4", "[3,3,0,1,2,2,2,2]");
+    check_switch(&d, "fabric.pkg[2]", "4", "[2,2,3,3,0,1,2,2]");
+    check_switch(&d, "fabric.pkg[3]", "4", "[2,2,3,3,3,3,0,1]");
+    platform_desc_free(&d);
 }
 
-/* 64 GPUs: every pair reached within the diameter + 1 switches: mesh 8 x 8: 7 + 7 + 1;
- * torus 8 x 8: 4 + 4 + 1; 32 packages of 2 on a ring: 1 + 16; on a switch: 3. */
+/* 64 GPUs: every pair reached within the longest path + 1 switches: mesh 8 x 8:
+ * 7 + 7 + 1; torus 8 x 8: a ring of 8 avoiding position 0 in between goes at most
+ * 8 - 2 links (positions 1 .. 7), 6 + 6 + 1; 32 packages of 2 on such a ring: 1 + 30;
+ * on a switch: 3. */
 static void test_64(void)
 {
     check_paths("mesh6.json", "{\"gpus\": 64}", NULL, 15);
-    check_paths("torus9.json", "{\"gpus\": 64}", NULL, 9);
-    check_paths("chiplet6.json", "{\"gpus\": 64}", NULL, 17);
+    check_paths("torus9.json", "{\"gpus\": 64}", NULL, 13);
+    check_paths("chiplet6.json", "{\"gpus\": 64}", NULL, 31);
     check_paths("chiplet4.json", "{\"gpus\": 64}", NULL, 3);
 }
 
@@ -264,6 +292,7 @@ int main(int argc, char **argv)
     }
     RUN(test_mesh);
     RUN(test_torus);
+    RUN(test_torus_ring);
     RUN(test_chiplet_switch);
     RUN(test_chiplet_ring);
     RUN(test_64);
