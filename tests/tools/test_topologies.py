@@ -10,7 +10,9 @@ generators' largest tables are (and the mesh, torus and chiplet ring the longest
 paths). The shipped topology platforms
 (gpu16-mesh, gpu16-torus, gpu64-baseline, the ladm-chiplet family) run both too.
 Traffic must cross the fabric: its generated switches forward transactions in both
-runs.
+runs. Deadlock: the ring, the torus and the chiplet ring of 64 GPUs with 1 TB/s
+links and 8-slot buffers answer every request (routed the shorter way round, the ring
+left 1,024 CUs waiting; docs/topologies.md, "Deadlock").
 usage: test_topologies.py ROOT MGTLM"""
 import json
 import os
@@ -112,6 +114,13 @@ def main():
             trace_run(tmp, name, path, trace)
             cu_run(tmp, name + "-64", path, "gpus=64")
             trace_run(tmp, name + "-64", path, trace, "gpus=64")
+        for name in ("ring", "torus", "chiplet-ring"):
+            doc = run(tmp, name + "-stress", os.path.join(tmp, name + ".json"),
+                      "--set", "gpus=64", "--set", "cus=16",
+                      "--set", "gpu*.cu[*].count=100", "--set", "gpu*.link.buffer=8",
+                      "--set", "gpu*.link.bandwidth=1TB/s", "--set", "fabric.*.buffer=8",
+                      "--set", "fabric.link[*].bandwidth=1TB/s")
+            clean(name + " stress", doc)
         for name in SHIPPED:
             path = os.path.join("platforms", name + ".json")
             cu_run(tmp, name, path)
