@@ -1,5 +1,6 @@
-/* switch: a fabric switch joining GPU uplinks (DESIGN.md "Platforms": topologies
- * switch, ring and fully connected are built from switch and link blocks).
+/* switch: a fabric switch joining GPU uplinks (DESIGN.md "Platforms": the topologies
+ * of docs/topologies.md, switch, ring, fully connected, mesh, torus and chiplet
+ * packages, are built from switch and link blocks).
  *
  * Modelled: table routing by destination GPU (param routes: routes[g] is the output
  * port for transactions with dst == g; the topology generators compute it for

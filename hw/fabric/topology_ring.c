@@ -1,8 +1,13 @@
 /* Topology "ring" (N = gpus >= 2): a switch per GPU, neighbours joined by links.
  * fabric.sw[i] (ports 3): port[0] <-> gpu<i>.<uplink>, port[1] towards i+1, port[2]
  * towards i-1; fabric.link[i]: sw[i].port[1] <-> link.a, link.b <-> sw[i+1 mod
- * N].port[2]. routes[d] = 0 for d = i, else 1 if the forward distance (d - i) mod N
- * is at most the backward one, else 2 (Decision: ties go forward). The user's params
+ * N].port[2]. routes[d] = 0 for d = i, else 1 (forward) or 2 (back): the shorter way
+ * (Decision: ties go forward) unless it passes through switch 0, then the other way
+ * (fabric_gen_ring_forward; with N = 2 always forward). Decision: without the
+ * exception the ring deadlocked with 64 GPUs on 1 TB/s links and 8-slot buffers
+ * (every link's buffer waiting for the next one forward); no path now continues
+ * through switch 0, which breaks that cycle (docs/topologies.md, "Deadlock"). The
+ * user's params
  * of the parts "switch" and "link" go to every switch and link; the switches'
  * "ports" and "routes" are computed. Wires: the uplinks of GPU 0..N-1, then the
  * links of sw[0..N-1]. */
@@ -15,8 +20,7 @@ static uint64_t topology_ring_route(uint32_t n, uint32_t i, uint32_t d)
     if (d == i) {
         return 0;
     }
-    uint32_t fwd = (d + n - i) % n;
-    return fwd <= n - fwd ? 1 : 2;
+    return n == 2 || fabric_gen_ring_forward(n, i, d) ? 1 : 2;
 }
 
 static bool topology_ring_instances(TopologyGen *g, SimError *err)

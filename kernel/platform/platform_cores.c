@@ -19,6 +19,12 @@
  * the `set` overrides, which so still win). The loader also sets dispatch's `sms` to
  * n and host's `gpus` to the GPU count when their types have those parameters.
  *
+ * The top-level cus (CUs per GPU; 0 = as written) makes the CU count one value too:
+ * without a trace, a non-zero cus sets the replaced entry's count (it must have one),
+ * its instances' parameter "cus" when their type has one (the cu's line-ownership
+ * rule), and every scale item, to cus; nothing else changes. With a trace, n is sms,
+ * else cus, else the replaced entry's count.
+ *
  * Decisions: the section is checked whether or not it is applied (keys, JSON types,
  * latencies, replace naming a GPU template entry, scale items naming an entry and a
  * parameter of its type), but the types of sm, dispatch and host are looked up only
@@ -161,14 +167,21 @@ static bool platform_cores_names(PlatformLoad *ld, json_t *c, SimError *err)
     return true;
 }
 
-/* The SM count: the top-level sms, else the replaced entry's count (1 without). */
-static bool platform_cores_count(PlatformLoad *ld, SimError *err)
+/* The core count n: with a trace the top-level sms, else cus, else the replaced
+ * entry's count (1 without); without one, cus (the entry must have a count). */
+static bool platform_cores_count(PlatformLoad *ld, json_t *doc_set,
+                                 const PlatformLoadArgs *a, SimError *err)
 {
     char path[PLATFORM_PATH_MAX];
     platform_path(path, sizeof path, "/gpu/blocks", ld->cores.replace);
     json_t *e = json_object_get(platform_cores_gpu_blocks(ld), ld->cores.replace), *c;
     if (!platform_check_member(ld, e, path, "count", JSON_INTEGER, &c, err)) {
         return false;
+    }
+    if (!ld->cores.apply && !c) {
+        sim_error_set(err, "entry %s (cores.replace) has no count to set",
+                      ld->cores.replace);
+        return platform_top_blame_key(ld, ld->doc, doc_set, a, "cus", err);
     }
     json_int_t n = c ? json_integer_value(c) : 1;
     if (n < 1 || n > PLATFORM_MAX_COUNT) {
@@ -178,7 +191,18 @@ static bool platform_cores_count(PlatformLoad *ld, SimError *err)
                              n < 1 ? "below minimum 1"
                                    : "above maximum " PLATFORM_STR(PLATFORM_MAX_COUNT));
     }
-    ld->cores.sms = ld->sms ? ld->sms : (uint64_t)n;
+    ld->cores.count = ld->sms && ld->cores.apply ? ld->sms
+                      : ld->cus                  ? ld->cus
+                                                 : (uint64_t)n;
+    return true;
+}
+
+/* Sets the count of GPU template entry e to the core count. */
+static bool platform_cores_set_count(PlatformLoad *ld, json_t *e, SimError *err)
+{
+    if (e && json_object_set_new(e, "count", json_integer((json_int_t)ld->cores.count))) {
+        return platform_fail(ld, "/cores/scale", err, "out of memory");
+    }
     return true;
 }
 
@@ -195,18 +219,22 @@ static json_t *platform_cores_rename(const char *end, const char *replace)
     return json_string(buf);
 }
 
-/* Applies the section to the document: scale counts, renamed wire ends. */
+/* Applies the section to the document: scale counts (and, without a trace, the
+ * replaced entry's count), renamed wire ends. */
 static bool platform_cores_rewrite(PlatformLoad *ld, SimError *err)
 {
     json_t *blocks = platform_cores_gpu_blocks(ld);
     size_t i;
     json_t *item;
     json_array_foreach(json_object_get(ld->cores.section, "scale"), i, item) {
-        json_t *e = json_object_get(blocks, json_string_value(item));
-        if (e &&
-            json_object_set_new(e, "count", json_integer((json_int_t)ld->cores.sms))) {
-            return platform_fail(ld, "/cores/scale", err, "out of memory");
+        if (!platform_cores_set_count(
+                ld, json_object_get(blocks, json_string_value(item)), err)) {
+            return false;
         }
+    }
+    if (!ld->cores.apply) {
+        return platform_cores_set_count(ld, json_object_get(blocks, ld->cores.replace),
+                                        err);
     }
     json_t *w;
     json_array_foreach(json_object_get(json_object_get(ld->doc, "gpu"), "wires"), i, w) {
@@ -237,10 +265,13 @@ bool platform_cores_prepare(PlatformLoad *ld, json_t *doc_set, const PlatformLoa
     }
     bool trace = ld->desc->trace != NULL;
     if (!c) {
-        if (trace) {
-            sim_error_set(err,
-                          "the platform has no \"cores\" section to run a trace with");
-            return platform_top_blame_key(ld, ld->doc, doc_set, a, "trace", err);
+        if (trace || ld->cus) {
+            sim_error_set(err, trace ? "the platform has no \"cores\" section to run a "
+                                       "trace with"
+                                     : "the platform has no \"cores\" section naming "
+                                       "its CU entry (cores.replace)");
+            return platform_top_blame_key(ld, ld->doc, doc_set, a,
+                                          trace ? "trace" : "cus", err);
         }
         return true;
     }
@@ -257,7 +288,9 @@ bool platform_cores_prepare(PlatformLoad *ld, json_t *doc_set, const PlatformLoa
         return false;
     }
     ld->cores.apply = trace;
-    return !trace || (platform_cores_count(ld, err) && platform_cores_rewrite(ld, err));
+    ld->cores.scaled = trace || ld->cus != 0;
+    return !ld->cores.scaled ||
+           (platform_cores_count(ld, doc_set, a, err) && platform_cores_rewrite(ld, err));
 }
 
 bool platform_cores_replaces(const PlatformLoad *ld, const char *key)
@@ -292,14 +325,14 @@ static bool platform_cores_add(PlatformLoad *ld, const char *name, const char *k
 bool platform_cores_gpu_add(PlatformLoad *ld, int gpu, SimError *err)
 {
     char name[PLATFORM_MAX_NAME + 32];
-    for (uint64_t k = 0; k < ld->cores.sms; k++) {
+    for (uint64_t k = 0; k < ld->cores.count; k++) {
         snprintf(name, sizeof name, "gpu%d.sm[%llu]", gpu, (unsigned long long)k);
         if (!platform_cores_add(ld, name, "sm", gpu, NULL, 0, err)) {
             return false;
         }
     }
     snprintf(name, sizeof name, "gpu%d.disp", gpu);
-    return platform_cores_add(ld, name, "dispatch", gpu, "sms", ld->cores.sms, err);
+    return platform_cores_add(ld, name, "dispatch", gpu, "sms", ld->cores.count, err);
 }
 
 bool platform_cores_host_add(PlatformLoad *ld, SimError *err)
@@ -308,13 +341,15 @@ bool platform_cores_host_add(PlatformLoad *ld, SimError *err)
            platform_cores_add(ld, "host", "host", -1, "gpus", ld->desc->info.gpus, err);
 }
 
-/* Checks that every instance of GPU template entry `entry` has parameter param and,
- * applied, sets it to the SM count (errors at the scale item, path). */
+/* Checks that every instance of GPU template entry `entry` has parameter param
+ * (optional: skips the instances whose type has none) and, scaled, sets it to the
+ * core count (errors at the scale item, path). */
 static bool platform_cores_scale_param(PlatformLoad *ld, const char *entry,
-                                       const char *param, const char *path, SimError *err)
+                                       const char *param, bool optional, const char *path,
+                                       SimError *err)
 {
     PlatformDesc *d = ld->desc;
-    json_t *n = json_integer((json_int_t)ld->cores.sms);
+    json_t *n = json_integer((json_int_t)ld->cores.count);
     bool ok = n != NULL;
     size_t len = strlen(entry);
     for (size_t i = 0; ok && i < d->ninst; i++) {
@@ -325,14 +360,15 @@ static bool platform_cores_scale_param(PlatformLoad *ld, const char *entry,
             continue;
         }
         const ParamDef *p = params_find(in->type, param);
-        if (!p) {
+        if (!p && !optional) {
             ok = platform_fail(ld, path, err, "block type %s has no parameter \"%s\"",
                                in->type->name, param);
-        } else if (ld->cores.apply) {
+        } else if (p && ld->cores.scaled) {
             ok = platform_check_value(in->type, p, n, &d->info, err) &&
                  json_object_set(in->params, param, n) == 0;
             if (!ok) {
-                sim_error_prefix(err, "sms");
+                sim_error_prefix(err, ld->cores.apply && (ld->sms || !ld->cus) ? "sms"
+                                                                               : "cus");
                 platform_fail_prefix(ld, path, err);
             }
         }
@@ -354,16 +390,18 @@ bool platform_cores_scale(PlatformLoad *ld, SimError *err)
         snprintf(path, sizeof path, "/cores/scale");
         json_pointer_push_index(path, sizeof path, i);
         snprintf(entry, sizeof entry, "%.*s", (int)(dot - s), s);
-        if (!platform_cores_scale_param(ld, entry, dot + 1, path, err)) {
+        if (!platform_cores_scale_param(ld, entry, dot + 1, false, path, err)) {
             return false;
         }
     }
-    return true;
+    return ld->cores.apply || !ld->cores.scaled ||
+           platform_cores_scale_param(ld, ld->cores.replace, "cus", true,
+                                      "/cores/replace", err);
 }
 
 bool platform_cores_gpu_wires(PlatformLoad *ld, int gpu, SimError *err)
 {
-    for (uint64_t k = 0; ld->cores.apply && k < ld->cores.sms; k++) {
+    for (uint64_t k = 0; ld->cores.apply && k < ld->cores.count; k++) {
         char a[PLATFORM_MAX_NAME + 48], b[PLATFORM_MAX_NAME + 48];
         snprintf(a, sizeof a, "gpu%d.sm[%llu].ctl", gpu, (unsigned long long)k);
         snprintf(b, sizeof b, "gpu%d.disp.sm[%llu]", gpu, (unsigned long long)k);

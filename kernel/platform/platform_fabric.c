@@ -1,12 +1,14 @@
-/* The inter-GPU fabric: {"topology": T, "<part>": {"params": {}, "doc": "..."},
- * "latency": "0ns", "doc": "..."}. The loader's side of the topology generators
- * (kernel/topology.h): it checks the fabric object, picks the generator of the
+/* The inter-GPU fabric: {"topology": T, "params": {}, "<part>": {"params": {},
+ * "doc": "..."}, "latency": "0ns", "doc": "..."}. The loader's side of the topology
+ * generators (kernel/topology.h): it checks the fabric object, picks the generator of the
  * registry called T ("none", the default, generates nothing) and calls it with a
  * context (topology.c) that adds instances and wires to the flat description.
  * The members a fabric object may have are "topology", the parts of every registered
- * generator (in registration order), "latency" and "doc"; every part given is
- * checked whatever the topology, and none may give a parameter that a registered
- * generator computes. */
+ * generator (in registration order), "params", "latency" and "doc"; every part given
+ * is checked whatever the topology, and none may give a parameter that a registered
+ * generator computes. "params" holds the chosen generator's own settings (its
+ * ParamDef table): a member it does not declare is an error, under "none" too; the
+ * settings are applied anew for each of the two calls (they are plain values). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +94,7 @@ bool platform_fabric_computed(const Registry *r, const char *name, const char *p
 static bool platform_fabric_check_keys(PlatformLoad *ld, json_t *fab, SimError *err)
 {
     static const char *const lead[] = {"topology", NULL};
-    static const char *const tail[] = {"latency", "doc", NULL};
+    static const char *const tail[] = {"params", "latency", "doc", NULL};
     const char **keys = platform_fabric_names(ld->desc->registry, lead, tail);
     if (!keys) {
         return platform_fail(ld, "/fabric", err, "out of memory");
@@ -189,6 +191,62 @@ static bool platform_fabric_parts(PlatformLoad *ld, SimError *err)
     return ok;
 }
 
+/* True if gen declares the setting key. */
+static bool platform_fabric_declares(const TopologyType *gen, const char *key)
+{
+    for (size_t i = 0; gen && i < gen->nparams; i++) {
+        if (strcmp(gen->params[i].key, key) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Applies the fabric object's "params" to a new settings struct of gen in g->params
+ * (NULL when gen takes none); release it with platform_fabric_release, also after a
+ * failure. */
+static bool platform_fabric_settings(PlatformLoad *ld, const TopologyType *gen,
+                                     TopologyGen *g, SimError *err)
+{
+    json_t *fab = json_object_get(ld->doc, "fabric"), *given, *v;
+    char path[PLATFORM_PATH_MAX];
+    const char *key;
+    if (!platform_check_member(ld, fab, "/fabric", "params", JSON_OBJECT, &given, err)) {
+        return false;
+    }
+    json_object_foreach(given, key, v) {
+        if (!platform_fabric_declares(gen, key)) {
+            platform_path(path, sizeof path, "/fabric/params", key);
+            return platform_fail(ld, path, err, "unknown parameter \"%s\" of topology %s",
+                                 key, gen ? gen->name : TOPOLOGY_NONE);
+        }
+    }
+    if (!gen || gen->size == 0) {
+        return true;
+    }
+    g->params = calloc(1, gen->size);
+    if (!g->params) {
+        return platform_fail(ld, "/fabric/params", err, "out of memory");
+    }
+    for (size_t i = 0; i < gen->nparams; i++) {
+        const ParamDef *d = &gen->params[i];
+        if (!params_apply(g->params, d, json_object_get(given, d->key), &ld->desc->info,
+                          err)) {
+            platform_path(path, sizeof path, "/fabric/params", d->key);
+            return platform_fail_prefix(ld, path, err);
+        }
+    }
+    return true;
+}
+
+static void platform_fabric_release(const TopologyType *gen, TopologyGen *g)
+{
+    if (g->params) {
+        params_release(g->params, gen->params, gen->nparams);
+        free(g->params);
+    }
+}
+
 bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
 {
     const TopologyType *gen;
@@ -196,7 +254,10 @@ bool platform_fabric_instances(PlatformLoad *ld, SimError *err)
         return false;
     }
     TopologyGen g = {.ld = ld};
-    return !gen || gen->instances(&g, err);
+    bool ok =
+        platform_fabric_settings(ld, gen, &g, err) && (!gen || gen->instances(&g, err));
+    platform_fabric_release(gen, &g);
+    return ok;
 }
 
 /* The fabric latency and the GPU template's uplink port. */
@@ -235,5 +296,8 @@ bool platform_fabric_wires(PlatformLoad *ld, SimError *err)
     if (!platform_fabric_kind(ld, &gen, err)) {
         return false;
     }
-    return !gen || (platform_fabric_ends(ld, &g, err) && gen->wires(&g, err));
+    bool ok = !gen || (platform_fabric_settings(ld, gen, &g, err) &&
+                       platform_fabric_ends(ld, &g, err) && gen->wires(&g, err));
+    platform_fabric_release(gen, &g);
+    return ok;
 }

@@ -36,7 +36,8 @@ typedef struct PlatformCores {
     json_t *section;     /* in the merged document (borrowed; NULL when absent) */
     const char *replace; /* the GPU template entry the SMs replace (borrowed) */
     bool apply;          /* a non-empty trace: the section changes the expansion */
-    uint64_t sms;        /* SMs per GPU (applied only) */
+    bool scaled;         /* applied, or cus given: the scale items follow count */
+    uint64_t count;      /* SMs per GPU (applied), else CUs per GPU (scaled) */
     SimTime disp_latency, host_latency;
 } PlatformCores;
 
@@ -48,6 +49,7 @@ typedef struct PlatformLoad {
     char **paths; /* JSON pointer each instance was described at, parallel to
                      desc->inst (owned) */
     uint64_t sms; /* the top-level value sms (0 = the replaced entry's count) */
+    uint64_t cus; /* the top-level value cus (0 = the replaced entry's count) */
     PlatformCores cores;
 } PlatformLoad;
 
@@ -86,7 +88,7 @@ bool platform_load_add(PlatformLoad *ld, const char *name, const char *type, int
 bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
                        const PlatformLoadArgs *a, bool allow_gpus, SimError *err);
 /* True for the set keys platform_top_read takes: gpus, mem_bytes, clock, seed,
- * trace, sms. */
+ * trace, sms, cus. */
 bool platform_top_key(const char *key);
 /* Prefixes err with where the winning value of top-level key was written (the
  * document or a set entry). Returns false. */
@@ -122,6 +124,7 @@ struct TopologyGen {
     PlatformLoad *ld;
     SimTime latency;    /* the fabric latency (wires only) */
     const char *uplink; /* the GPU template's uplink port (wires only) */
+    void *params;       /* the generator's settings (owned by platform_fabric.c) */
 };
 
 /* platform_fabric.c: the fabric object and its topology generator. */

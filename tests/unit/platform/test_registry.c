@@ -2,9 +2,11 @@
  * registries side by side) and every block type hw_register adds: unique names,
  * lookups, state size, defaults that apply, enum choices, count parameters that are
  * u64 parameters, no type redefining the common "buffer"; every topology generator:
- * complete declarations; declared commands: a NULL-terminated list in registration
+ * complete declarations, parts that are not the fabric object's own members, settings
+ * whose defaults apply; declared commands: a NULL-terminated list in registration
  * order, duplicates and generic names refused, hw's monitor and mode found by name. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/platform/params.h"
 #include "kernel/registry.h"
@@ -58,21 +60,43 @@ static void test_types(void)
     CHECK(registry_find(hw_registry(), "no-such-type") == NULL);
 }
 
+/* A generator's settings: a struct for its table, every default applies, and a
+ * setting's name is not a member the fabric object has for itself. */
+static void check_settings(const TopologyType *t)
+{
+    CHECK((t->nparams == 0) == (t->size == 0));
+    void *state = t->size ? calloc(1, t->size) : NULL;
+    for (size_t i = 0; state && i < t->nparams; i++) {
+        SimError err;
+        CHECK(t->params[i].def != NULL);
+        CHECK(params_apply(state, &t->params[i], NULL, &plat, &err));
+    }
+    if (state) {
+        params_release(state, t->params, t->nparams);
+    }
+    free(state);
+}
+
 static void test_topologies(void)
 {
     size_t n;
     const TopologyType *const *topo = registry_topologies(hw_registry(), &n);
-    CHECK_EQ_U64(n, 3);
-    CHECK_STR(topo[0]->name, "switch");
-    CHECK_STR(topo[1]->name, "ring");
-    CHECK_STR(topo[2]->name, "fully_connected");
+    const char *const names[] = {"switch", "ring",  "fully_connected",
+                                 "mesh",   "torus", "chiplet"};
+    CHECK_EQ_U64(n, 6);
+    for (size_t i = 0; i < n && i < 6; i++) {
+        CHECK_STR(topo[i]->name, names[i]);
+    }
     for (size_t i = 0; i < n; i++) {
         CHECK(topo[i]->doc && topo[i]->parts && topo[i]->parts[0]);
         CHECK(topo[i]->instances && topo[i]->wires && topo[i]->min_gpus >= 1);
         CHECK(registry_find_topology(hw_registry(), topo[i]->name) == topo[i]);
         for (size_t k = 0; topo[i]->parts[k]; k++) {
-            CHECK(registry_find(hw_registry(), topo[i]->parts[k]) != NULL);
+            const char *part = topo[i]->parts[k];
+            CHECK(strcmp(part, "topology") != 0 && strcmp(part, "params") != 0 &&
+                  strcmp(part, "latency") != 0 && strcmp(part, "doc") != 0);
         }
+        check_settings(topo[i]);
     }
     CHECK(registry_find_topology(hw_registry(), TOPOLOGY_NONE) == NULL);
 }

@@ -120,10 +120,23 @@ static void test_errors(void)
     SimError err;
     CHECK(!hub_load(r, "{\"topology\": \"star\"}", NULL, &d, &err));
     CHECK_STR(err.msg, "tb.json: /platform/fabric/topology: unknown topology \"star\" "
-                       "(choices: none, switch, ring, fully_connected, hub)");
+                       "(choices: none, switch, ring, fully_connected, mesh, torus, "
+                       "chiplet, hub)");
     CHECK(!hub_load(r, "{\"topology\": \"hub\", \"bus\": {}}", NULL, &d, &err));
     CHECK_STR(err.msg, "tb.json: /platform/fabric/bus: unknown key \"bus\" (expected "
-                       "topology, switch, link, hub, latency, doc)");
+                       "topology, switch, link, package, chiplet_link, hub, params, "
+                       "latency, doc)");
+    CHECK(!hub_load(r, "{\"topology\": \"hub\", \"params\": {\"rows\": 2}}", NULL, &d,
+                    &err));
+    CHECK_STR(err.msg, "tb.json: /platform/fabric/params/rows: unknown parameter "
+                       "\"rows\" of topology hub");
+    CHECK(!hub_load(r, "{\"topology\": \"none\", \"params\": {\"rows\": 2}}", NULL, &d,
+                    &err));
+    CHECK_STR(err.msg, "tb.json: /platform/fabric/params/rows: unknown parameter "
+                       "\"rows\" of topology none");
+    CHECK(!hub_load(r, "{\"topology\": \"hub\", \"params\": 2}", NULL, &d, &err));
+    CHECK_STR(err.msg,
+              "tb.json: /platform/fabric/params: expected an object, got integer");
     CHECK(!hub_load(r, "{\"topology\": \"hub\", \"hub\": {\"params\": {\"ports\": 2}}}",
                     NULL, &d, &err));
     CHECK_STR(err.msg, "tb.json: /platform/fabric/hub/params/ports: computed from the "
@@ -145,7 +158,7 @@ static void test_own_registry(void)
     SimError err;
     CHECK(!hub_load(r, "{\"topology\": \"hub\"}", NULL, &d, &err));
     CHECK_STR(err.msg, "base.json: /fabric/switch: unknown key \"switch\" (expected "
-                       "topology, hub, latency, doc)");
+                       "topology, hub, params, latency, doc)");
     registry_free(r);
 }
 
