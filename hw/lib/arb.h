@@ -50,6 +50,8 @@ typedef struct Arb {
     uint64_t *elig;    /* inputs with a routed head free to send now (scratch) */
     uint64_t *want;    /* outputs some head in elig goes to (scratch) */
     uint64_t **sent;   /* per output: counter of forwarded transactions (ARB_STAT) */
+    bool changed;      /* a head appeared or an output unblocked since the last round */
+    SimTime wake;      /* the last round's wake (SIM_TIME_MAX: none) */
     SimEvent ev;
 } Arb;
 
