@@ -68,6 +68,7 @@ typedef struct LinkDir {
     struct Link *link;
     Port *in, *out;
     SimTime busy_until;
+    WireRate rate; /* serialisation at the link's bandwidth and encoding */
     SimEvent ev;
     uint64_t *packets, *payload, *overhead, *padding, *busy_ps;
 } LinkDir;
@@ -188,6 +189,7 @@ static bool link_realize(Block *b, SimError *err)
         ld->link = l;
         ld->in = block_port(b, d == 0 ? "a" : "b", -1);
         ld->out = block_port(b, d == 0 ? "b" : "a", -1);
+        wire_rate_init(&ld->rate, l->bandwidth, l->enc_data, l->enc_total);
         sim_event_init(&ld->ev, b->sim, SIM_PRIO_DEFAULT, link_wake, ld, NULL);
     }
     return true;
@@ -220,7 +222,7 @@ static void link_pump(LinkDir *ld)
             c = wire_cost(link_payload(t), 0, 0);
         } else {
             c = wire_cost(link_payload(t), l->overhead, l->flit);
-            ser = wire_ser_time(c.total, l->bandwidth, l->enc_data, l->enc_total);
+            ser = wire_rate_ser(&ld->rate, c.total);
             lat = l->latency;
         }
         /* On success the reference moves from our input buffer to the peer. */

@@ -59,7 +59,8 @@ typedef struct Memory {
     SparseStore *store;
     uint64_t lo, hi; /* served range [lo, hi) */
     SimTime busy_until;
-    Egress out; /* responses waiting for their time (woken by ev) */
+    WireRate rate; /* the access pipe's service time per length */
+    Egress out;    /* responses waiting for their time (woken by ev) */
     SimEvent ev;
 
     uint64_t *reads, *writes, *atomics, *bytes_read, *bytes_written;
@@ -106,6 +107,7 @@ static bool mem_realize(Block *b, SimError *err)
     uint64_t size = b->plat->mem_bytes;
     m->lo = b->gpu >= 0 ? (uint64_t)b->gpu * size : 0;
     m->hi = m->lo + size;
+    wire_rate_init(&m->rate, m->bandwidth, 1, 1);
     m->store = sparse_new((FillKind)m->fill);
     if (!m->store) {
         return sim_error_set(err, "%s: out of memory", b->name);
@@ -184,7 +186,7 @@ static void mem_serve(Memory *m, Txn *t, SimTime now)
             resp->status = TXN_STATUS_COMMAND_ERROR;
             break;
         }
-        service = wire_ser_time(t->len, m->bandwidth, 1, 1);
+        service = wire_rate_ser(&m->rate, t->len);
         break;
     case TXN_RELEASE:
     case TXN_KERNEL_BEGIN:

@@ -45,11 +45,13 @@ typedef struct Arb {
     SimTime *in_next;  /* per input: earliest time of its next send */
     bool *blocked;     /* per output: refused, waiting for on_free */
     int *head;         /* per input: route of its head, or ARB_EMPTY / ARB_UNKNOWN */
-    uint32_t *wanted;  /* per output: eligible heads routed to it (scratch) */
     uint32_t words;    /* 64-bit words of each bitmap below */
     uint64_t *busy;    /* inputs whose head is not known to be ARB_EMPTY */
-    uint64_t *want;    /* outputs with wanted > 0 (scratch) */
+    uint64_t *elig;    /* inputs with a routed head free to send now (scratch) */
+    uint64_t *want;    /* outputs some head in elig goes to (scratch) */
     uint64_t **sent;   /* per output: counter of forwarded transactions (ARB_STAT) */
+    bool changed;      /* a head appeared or an output unblocked since the last round */
+    SimTime wake;      /* the last round's wake (SIM_TIME_MAX: none) */
     SimEvent ev;
 } Arb;
 

@@ -1,6 +1,6 @@
 /* Wire arithmetic (see wire.h). The serialisation time is computed in 128-bit
  * integers, so it is exact (never rounded through floating point) and saturates
- * instead of overflowing. */
+ * instead of overflowing; WireRate remembers two answers per lane. */
 #include "hw/lib/wire.h"
 
 __extension__ typedef unsigned __int128 WireWide;
@@ -41,4 +41,24 @@ SimTime wire_ser_time(uint64_t bytes, uint64_t bandwidth, uint64_t enc_data,
         return SIM_TIME_MAX;
     }
     return (SimTime)hi;
+}
+
+void wire_rate_init(WireRate *r, uint64_t bandwidth, uint64_t enc_data,
+                    uint64_t enc_total)
+{
+    r->bandwidth = bandwidth;
+    r->enc_data = enc_data;
+    r->enc_total = enc_total;
+    r->bytes[0] = r->bytes[1] = UINT64_MAX;
+    r->ser[0] = r->ser[1] = wire_ser_time(UINT64_MAX, bandwidth, enc_data, enc_total);
+    r->older = 0;
+}
+
+SimTime wire_rate_miss(WireRate *r, uint64_t bytes)
+{
+    unsigned k = r->older;
+    r->bytes[k] = bytes;
+    r->ser[k] = wire_ser_time(bytes, r->bandwidth, r->enc_data, r->enc_total);
+    r->older = k ^ 1;
+    return r->ser[k];
 }

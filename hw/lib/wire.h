@@ -30,4 +30,32 @@ WireCost wire_cost(uint64_t payload, uint64_t overhead, uint64_t flit);
 SimTime wire_ser_time(uint64_t bytes, uint64_t bandwidth, uint64_t enc_data,
                       uint64_t enc_total);
 
+/* One lane's rate with the serialisation times of the last two sizes it met
+ * remembered: a lane carries mostly two sizes (requests and responses), and the
+ * 128-bit division of wire_ser_time costs more than the rest of a hop. Both slots
+ * start as the exact answer for UINT64_MAX bytes, so no slot is ever invalid. */
+typedef struct WireRate {
+    uint64_t bandwidth, enc_data, enc_total; /* as for wire_ser_time */
+    uint64_t bytes[2];
+    SimTime ser[2];
+    unsigned older; /* the slot a miss replaces */
+} WireRate;
+
+void wire_rate_init(WireRate *r, uint64_t bandwidth, uint64_t enc_data,
+                    uint64_t enc_total);
+/* wire_ser_time(bytes, ...) for a miss of wire_rate_ser (remembers the answer). */
+SimTime wire_rate_miss(WireRate *r, uint64_t bytes);
+
+/* Exactly wire_ser_time(bytes, r->bandwidth, r->enc_data, r->enc_total). */
+static inline SimTime wire_rate_ser(WireRate *r, uint64_t bytes)
+{
+    if (r->bytes[0] == bytes) {
+        return r->ser[0];
+    }
+    if (r->bytes[1] == bytes) {
+        return r->ser[1];
+    }
+    return wire_rate_miss(r, bytes);
+}
+
 #endif

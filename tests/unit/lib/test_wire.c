@@ -49,11 +49,37 @@ static void test_rounding_and_limits(void)
     CHECK_EQ_U64(wire_ser_time(1, 1000000000000ULL, 65535, 65536), 2);
 }
 
+/* WireRate gives the hand-worked answers above whatever sizes came before: hits in
+ * either slot, a third size evicting the older slot, and sizes 0 and UINT64_MAX. */
+static void test_rate_memo(void)
+{
+    WireRate r;
+    wire_rate_init(&r, 32000000000ULL, 128, 130);
+    CHECK_EQ_U64(wire_rate_ser(&r, 88), 2793);
+    /* 24 B: 750 * 130 / 128 = 761.71875 -> 762 ps. */
+    CHECK_EQ_U64(wire_rate_ser(&r, 24), 762);
+    CHECK_EQ_U64(wire_rate_ser(&r, 88), 2793);
+    CHECK_EQ_U64(wire_rate_ser(&r, 24), 762);
+    /* 152 B: 4750 * 130 / 128 = 4824.21875 -> 4825 ps; evicts 88, keeps 24. */
+    CHECK_EQ_U64(wire_rate_ser(&r, 152), 4825);
+    CHECK_EQ_U64(wire_rate_ser(&r, 24), 762);
+    CHECK_EQ_U64(wire_rate_ser(&r, 88), 2793);
+    CHECK_EQ_U64(wire_rate_ser(&r, 152), 4825);
+    CHECK_EQ_U64(wire_rate_ser(&r, 0), 0);
+    CHECK_EQ_U64(wire_rate_ser(&r, UINT64_MAX), SIM_TIME_MAX);
+    WireRate m;
+    wire_rate_init(&m, 1000000000000ULL, 1, 1);
+    CHECK_EQ_U64(wire_rate_ser(&m, 128), 128);
+    CHECK_EQ_U64(wire_rate_ser(&m, 4), 4);
+    CHECK_EQ_U64(wire_rate_ser(&m, 128), 128);
+}
+
 int main(void)
 {
     RUN(test_golden_example);
     RUN(test_flit_padding);
     RUN(test_encoding);
     RUN(test_rounding_and_limits);
+    RUN(test_rate_memo);
     return harness_report();
 }
