@@ -58,10 +58,12 @@ with tempfile.TemporaryDirectory() as tmp:
               and "Table" in doc.get("doc", ""), name + ": doc cites its paper")
         blocks = doc.get("gpu", {}).get("blocks", {})
         for block, entry in blocks.items():
-            check(cites(entry.get("doc")), "%s: block %s cites its source" % (name, block))
+            check(cites(entry.get("doc")),
+                  "%s: block %s cites its source" % (name, block))
         for part, entry in doc.get("cores", {}).items():
             if isinstance(entry, dict):
-                check(cites(doc["cores"].get("doc")), "%s: cores cite their source" % name)
+                check(cites(doc["cores"].get("doc")),
+                      "%s: cores cite their source" % name)
         r = subprocess.run([MGTLM, "validate", path, "--dump", "--set", "trace=" + trace],
                            capture_output=True, text=True)
         check(r.returncode == 0, "%s: loads: %s" % (name, r.stderr))
@@ -78,7 +80,8 @@ with tempfile.TemporaryDirectory() as tmp:
         for part, entry in doc.get("cores", {}).items():
             if not isinstance(entry, dict) or part not in ("sm", "dispatch", "host"):
                 continue
-            built = inst.get({"sm": "gpu0.sm[0]", "dispatch": "gpu0.disp"}.get(part, part))
+            built = inst.get({"sm": "gpu0.sm[0]",
+                              "dispatch": "gpu0.disp"}.get(part, part))
             for key, want in entry.get("params", {}).items():
                 got = built["params"].get(key) if built else None
                 check(value(got) == value(want), "%s: cores %s.%s is %r, file %r"
