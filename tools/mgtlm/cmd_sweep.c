@@ -291,7 +291,8 @@ static void sweep_child(Registry *r, const SweepArgs *a, size_t k, const char *d
     for (size_t i = 0; i < a->nvary; i++) {
         size_t len = strlen(a->vary[i].key) + strlen(a->vary[i].values[pick[i]]) + 2;
         char *set = xmalloc(len);
-        snprintf(set, len, "%s=%s", a->vary[i].key, a->vary[i].values[pick[i]]);
+        set[0] = '\0';
+        strcat(strcat(strcat(set, a->vary[i].key), "="), a->vary[i].values[pick[i]]);
         argv[n++] = "--set";
         argv[n++] = set;
     }
@@ -342,26 +343,30 @@ static bool sweep_run_all(Registry *r, const SweepArgs *a, SweepRun *runs, size_
     return forked;
 }
 
-/* "key=value, key=value" of run k into buf. */
-static void sweep_label(const SweepArgs *a, size_t k, char *buf, size_t size)
+/* "key=value, key=value" of run k (new). */
+static char *sweep_label(const SweepArgs *a, size_t k)
 {
-    size_t *pick = xcalloc(a->nvary, sizeof *pick), used = 0;
+    size_t *pick = xcalloc(a->nvary, sizeof *pick), len = 1;
     sweep_pick(a, k, pick);
-    buf[0] = '\0';
-    for (size_t i = 0; i < a->nvary && used < size; i++) {
-        int n = snprintf(buf + used, size - used, "%s%s=%s", i ? ", " : "",
-                         a->vary[i].key, a->vary[i].values[pick[i]]);
-        used += n > 0 ? (size_t)n : 0;
+    for (size_t i = 0; i < a->nvary; i++) {
+        len += strlen(a->vary[i].key) + strlen(a->vary[i].values[pick[i]]) + 3;
+    }
+    char *label = xmalloc(len);
+    label[0] = '\0';
+    for (size_t i = 0; i < a->nvary; i++) {
+        strcat(strcat(strcat(strcat(label, i ? ", " : ""), a->vary[i].key), "="),
+               a->vary[i].values[pick[i]]);
     }
     free(pick);
+    return label;
 }
 
 /* The first line of run k's stderr into err, behind the run's label. */
 static void sweep_run_error(const SweepArgs *a, size_t k, int status, const char *dir,
                             SimError *err)
 {
-    char label[512], line[SIM_ERROR_MAX] = "";
-    sweep_label(a, k, label, sizeof label);
+    char line[SIM_ERROR_MAX] = "";
+    char *label = sweep_label(a, k);
     char *path = sweep_path(dir, k, "err");
     FILE *f = fopen(path, "r");
     if (f && fgets(line, sizeof line, f)) {
@@ -499,10 +504,10 @@ static int sweep_main(Registry *r, const SweepArgs *a, size_t nruns)
     }
     for (size_t k = 0; k < nruns && status != 2; k++) {
         if (runs[k].status == 1) {
-            char label[512];
-            sweep_label(a, k, label, sizeof label);
+            char *label = sweep_label(a, k);
             fprintf(stderr, "mgtlm sweep: run %zu (%s): model errors (exit 1)\n", k,
                     label);
+            free(label);
             status = 1;
         }
     }
