@@ -3,9 +3,9 @@
  * file and its ratio to the first file (the reference); --csv writes the same table
  * in tidy form for tools/plot/compare.py, which draws the largest changes.
  * Decisions:
- * - A stat is a numeric leaf: a number at "name", or inside an object (a histogram,
- *   or any grouping a stats file may add) at "name.member"; strings, booleans and
- *   arrays are not compared. Rows keep the order of the first file.
+ * - A stat is a numeric leaf of the file (stats_flat.h: histogram members as
+ *   "name.member", the run's metadata as "run.<key>"); strings, booleans and arrays
+ *   are not compared. Rows keep the order of the first file.
  * - The ratio is value / reference value; 1 when both are 0, undefined ("-" in the
  *   table, empty in the CSV) when only the reference is 0.
  * - mgtlm draws no plot itself: the binary needs no Python, and the table is the
@@ -23,7 +23,7 @@
 #include "cli_opt.h"
 #include "commands.h"
 #include "kernel/csv.h"
-#include "kernel/platform/json_file.h"
+#include "stats_flat.h"
 
 enum { COMPARE_CSV = CLI_LONG_ONLY };
 
@@ -47,57 +47,6 @@ typedef struct CompareArgs {
     int nglobs;
     const char *csv;
 } CompareArgs;
-
-/* Adds the numeric leaves of v under name to flat (a JSON object name -> number);
- * a leaf whose name would exceed 1023 characters is left out. */
-static void compare_flatten(json_t *flat, const char *name, json_t *v)
-{
-    if (json_is_number(v)) {
-        json_object_set(flat, name, v);
-        return;
-    }
-    if (!json_is_object(v)) {
-        return;
-    }
-    const char *key;
-    json_t *member;
-    json_object_foreach(v, key, member) {
-        char sub[1024];
-        int len = snprintf(sub, sizeof sub, "%s%s%s", name, *name ? "." : "", key);
-        if (len > 0 && (size_t)len < sizeof sub) {
-            compare_flatten(flat, sub, member);
-        }
-    }
-}
-
-/* The flat stats of path (new reference), or NULL with err set. A stats file of
- * mgtlm run (docs/stats.md) contributes its "stats" values and the numbers of its
- * "run" metadata (as "run.<key>": simulated time, events); "host" (host time, version)
- * and the stat tables are not results and are left out. A JSON object without a
- * "stats" object is compared whole. */
-static json_t *compare_load(const char *path, SimError *err)
-{
-    json_t *root = json_file_load(path, err);
-    if (!root) {
-        return NULL;
-    }
-    if (!json_is_object(root)) {
-        json_decref(root);
-        sim_error_set(err, "%s: /: a stats file must be a JSON object", path);
-        return NULL;
-    }
-    json_t *flat = json_object();
-    if (!flat) {
-        sim_error_set(err, "%s: out of memory", path);
-    } else if (json_is_object(json_object_get(root, "stats"))) {
-        compare_flatten(flat, "run", json_object_get(root, "run"));
-        compare_flatten(flat, "", json_object_get(root, "stats"));
-    } else {
-        compare_flatten(flat, "", root);
-    }
-    json_decref(root);
-    return flat;
-}
 
 static bool compare_selected(const CompareArgs *a, const char *stat)
 {
@@ -252,7 +201,7 @@ int cmd_compare(Registry *r, int argc, char **argv)
         goto out;
     }
     for (; loaded < a.nfiles; loaded++) {
-        flat[loaded] = compare_load(a.files[loaded], &err);
+        flat[loaded] = stats_flat_load(a.files[loaded], &err);
         if (!flat[loaded]) {
             fprintf(stderr, "%s\n", err.msg);
             goto out;

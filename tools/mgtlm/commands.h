@@ -16,5 +16,6 @@ int cmd_serve(Registry *r, int argc, char **argv);
 int cmd_compare(Registry *r, int argc, char **argv);
 int cmd_log(Registry *r, int argc, char **argv);
 int cmd_trace_info(Registry *r, int argc, char **argv);
+int cmd_sweep(Registry *r, int argc, char **argv);
 
 #endif

@@ -31,6 +31,7 @@ static const Command commands[] = {
     {"serve", cmd_serve, "HTTP API, live dashboard and PCIe/IP co-simulation"},
     {"compare", cmd_compare, "ratios of the stats of two or more runs (--stats files)"},
     {"trace-info", cmd_trace_info, "count what an Accel-Sim trace folder holds"},
+    {"sweep", cmd_sweep, "run a platform over the cross product of --set values"},
 };
 
 static void usage(FILE *f)
