@@ -7,7 +7,9 @@
  * Decisions:
  * - A wire is addressed by its "name", else by its "b" end as written ("mem.in",
  *   "xbar.cu[*]"): a port is in one wire only, so the b end names a wire without
- *   extra keys, and it stays the name of the part that keeps b after a splice.
+ *   extra keys, and it stays the name of the part that keeps b after a splice. An
+ *   overlay may also address a wire by its a end ("xbar.local": the first hop of a
+ *   path however many blocks were spliced into it).
  * - Splicing block ports x, y into wire W (a - b, latency L, name N) gives
  *   a - x (the splice's latency, default 0ns; its name if it has one) followed by
  *   y - b (latency L, name N): W keeps its far end, latency and name, so splices into
@@ -271,7 +273,8 @@ static void ovl_remove(PlatformLoad *ld, json_t *wires, size_t i)
             (ld->nwire_from - i) * sizeof *ld->wire_from);
 }
 
-/* Position of the wire named name, or -1. */
+/* Position of the wire named name (its "name" or b end), else of the wire whose a
+ * end is name, or -1. */
 static long ovl_find(json_t *wires, const char *name)
 {
     size_t i;
@@ -279,6 +282,12 @@ static long ovl_find(json_t *wires, const char *name)
     json_array_foreach(wires, i, w) {
         const char *n = platform_wire_name(w);
         if (n && strcmp(n, name) == 0) {
+            return (long)i;
+        }
+    }
+    json_array_foreach(wires, i, w) {
+        json_t *a = json_object_get(w, "a");
+        if (json_is_string(a) && strcmp(json_string_value(a), name) == 0) {
             return (long)i;
         }
     }
