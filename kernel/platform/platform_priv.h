@@ -205,6 +205,10 @@ bool platform_wire_add(PlatformLoad *ld, const char *a, const char *b, SimTime l
 bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 
+/* platform_dump.c: {"param": canonical value, ...} of every parameter of type t held
+ * in state (a scratch state or a realized block), "buffer" last. New reference. */
+json_t *platform_dump_state(const BlockType *t, const void *state);
+
 /* platform_names.c: name rules. */
 /* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
 bool platform_name_ident(const char *name);
