@@ -1,6 +1,8 @@
 """Mechanisms as overlays (docs/composition.md): `extends` lists of a base platform and
 overlays from platforms/mech/, checked through `mgtlm validate --dump` and `mgtlm run`.
 
+- Any base: every overlay of platforms/mech builds on gpu4-, gpu8- and
+  gpu16-baseline (LADM after REC, whose L2 it sets).
 - Order independence: overlays that touch different wires and blocks give
   byte-identical dumps in either order (LADM and FinePack on the directory baseline;
   DualOpt or FinePack with tests/tools/composition/scratch.json, which adds blocks and
@@ -81,6 +83,18 @@ def order_checks(tmp):
           "finepack then rec: the L2 feeds the RDMA engine")
 
 
+def any_base_checks(tmp):
+    mech = os.path.join(PLAT, "mech")
+    for gpus in [4, 8, 16]:
+        base = os.path.join(PLAT, "gpu%d-baseline.json" % gpus)
+        for name in sorted(os.listdir(mech)):
+            over = [os.path.join(mech, "rec.json")] if name == "ladm.json" else []
+            path = platform(tmp, "any.json", [base] + over + [os.path.join(mech, name)])
+            r = run(["validate", path])
+            check(r.returncode == 0, "gpu%d-baseline + %s: exit %d: %s"
+                  % (gpus, name, r.returncode, r.stderr.strip()))
+
+
 def splice_checks(tmp):
     w = wires(dump(platform(tmp, "bgu.json", [os.path.join(PLAT, "gpu4-baseline.json"),
                                               os.path.join(HERE, "bgu_splice.json")])))
@@ -149,6 +163,7 @@ def run_checks(tmp):
 
 
 with tempfile.TemporaryDirectory() as tmp:
+    any_base_checks(tmp)
     order_checks(tmp)
     splice_checks(tmp)
     preset_checks()
