@@ -3,7 +3,9 @@
  * apply every parameter (value or default) and "buffer", create the ports (table
  * order, arrays expanded, counts from their count parameter, buffer capacity =
  * block->buffer), realize. A block that fails on the way is released at once
- * without finalize. Then each type's `agree` check runs over its instances, the wires
+ * without finalize. Then each type's `agree` check runs over its instances, each
+ * instance's parameters in the description become those its realized block holds
+ * (what realize resolved, e.g. a link's protocol preset, shows in dumps), the wires
  * are connected and required ports checked.
  * Errors start with the origin of the instance or wire at fault. */
 #include <stdio.h>
@@ -244,6 +246,22 @@ static bool platform_build_agree(const Platform *p, SimError *err)
     return ok;
 }
 
+/* Records in the description each instance's parameters as its realized block holds
+ * them, so that a dump shows the effective platform (a link's preset resolved). */
+static bool platform_build_record(Platform *p, SimError *err)
+{
+    for (size_t i = 0; i < p->desc.ninst; i++) {
+        PlatformInstance *in = &p->desc.inst[i];
+        json_t *params = platform_dump_state(in->type, p->blocks[i]);
+        if (!params) {
+            return sim_error_set(err, "out of memory");
+        }
+        json_decref(in->params);
+        in->params = params;
+    }
+    return true;
+}
+
 Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
 {
     Platform *p = calloc(1, sizeof *p);
@@ -277,7 +295,7 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
             return NULL;
         }
     }
-    if (!platform_build_agree(p, err)) {
+    if (!platform_build_agree(p, err) || !platform_build_record(p, err)) {
         platform_free(p);
         return NULL;
     }

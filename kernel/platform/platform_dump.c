@@ -1,7 +1,10 @@
 /* platform_dump: the flat form with every parameter of every instance (value or
  * default) in canonical form, in the type's table order followed by "buffer"; the
  * trace folder only when the run has one (so cu dumps are as before).
- * Loading a dump and dumping it again gives the same bytes. */
+ * Loading a dump and dumping it again gives the same bytes. A built platform's
+ * description holds the parameters as the realized blocks hold them
+ * (platform_build.c), so its dump shows what realize resolved (a link's protocol
+ * preset). */
 #include <stdlib.h>
 
 #include "kernel/units.h"
@@ -10,6 +13,16 @@
 
 /* {"p": canonical value, ...} for one instance; the params as given if they do not
  * apply (possible only for a description that was never checked). New reference. */
+json_t *platform_dump_state(const BlockType *t, const void *state)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i <= t->nparams; i++) {
+        const ParamDef *d = i < t->nparams ? &t->params[i] : params_buffer_def();
+        json_object_set_new(o, d->key, params_to_json(state, d));
+    }
+    return o;
+}
+
 static json_t *platform_dump_params(const PlatformInstance *in, const PlatformInfo *pi)
 {
     const char *bad;
@@ -17,13 +30,8 @@ static json_t *platform_dump_params(const PlatformInstance *in, const PlatformIn
     if (!state) {
         return json_deep_copy(in->params);
     }
-    json_t *o = json_object();
-    const BlockType *t = in->type;
-    for (size_t i = 0; o && i <= t->nparams; i++) {
-        const ParamDef *d = i < t->nparams ? &t->params[i] : params_buffer_def();
-        json_object_set_new(o, d->key, params_to_json(state, d));
-    }
-    platform_state_free(t, state);
+    json_t *o = platform_dump_state(in->type, state);
+    platform_state_free(in->type, state);
     return o;
 }
 

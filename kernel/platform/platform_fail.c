@@ -1,5 +1,7 @@
 /* Loader errors: which file of the extends chain a JSON pointer belongs to, one-line
- * messages "<file>: <pointer>: <message>", and origins of instances and wires. */
+ * messages "<file>: <pointer>: <message>", and origins of instances and wires. With
+ * overlays, a GPU template wire is blamed on where it was written (the platform's
+ * wires, an overlay's wires, replace or splice entry: PlatformLoad.wire_from). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,15 @@ char *platform_path(char *out, size_t n, const char *path, const char *key)
 
 char *platform_origin(const PlatformLoad *ld, const char *path, char *buf, size_t n)
 {
+    static const char wires[] = "/gpu/wires/";
+    if (ld->wire_from && strncmp(path, wires, sizeof wires - 1) == 0) {
+        char *end;
+        unsigned long k = strtoul(path + sizeof wires - 1, &end, 10);
+        if (end != path + sizeof wires - 1 && k < ld->nwire_from) {
+            snprintf(buf, n, "%s%s", ld->wire_from[k], end);
+            return buf;
+        }
+    }
     const PlatformSrc *s = platform_blame(ld, path);
     const char *shown = (*s->prefix || *path) ? path : "/";
     snprintf(buf, n, "%s: %s%s", s->file, s->prefix, shown);

@@ -29,6 +29,8 @@ typedef struct PlatformSrc {
     char *file;   /* as named in messages (owned) */
     char *prefix; /* pointer of the document inside file: "" or e.g. "/platform" */
     json_t *doc;  /* owned reference */
+    bool overlay; /* an overlay of an extends list (platform_overlay.c) */
+    char *by;     /* overlays: "<file>: <pointer>" of the list entry naming it (owned) */
 } PlatformSrc;
 
 /* The cores section as read by platform_cores_prepare. */
@@ -51,6 +53,9 @@ typedef struct PlatformLoad {
     uint64_t sms; /* the top-level value sms (0 = the replaced entry's count) */
     uint64_t cus; /* the top-level value cus (0 = the replaced entry's count) */
     PlatformCores cores;
+    char **wire_from; /* with overlays: "<file>: <pointer>" each entry of the merged
+                         gpu.wires was written at (owned; NULL without overlays) */
+    size_t nwire_from;
 } PlatformLoad;
 
 /* Where a group of `set` entries came from (errors name it). */
@@ -63,6 +68,26 @@ typedef enum PlatformSetFrom {
 /* platform_source.c: reads the chain (following extends) and merges it. */
 bool platform_source_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 void platform_source_free(PlatformLoad *ld);
+/* Deep merge: a new value (NULL on OOM); when both are objects, base's members (in
+ * base's order) merged with over's (over wins; members only in over follow in over's
+ * order), recursively; otherwise a copy of over. Neither argument is modified. */
+json_t *platform_source_deep_merge(json_t *base, json_t *over);
+
+/* platform_overlay.c: overlays (docs/composition.md). */
+/* Applies the overlays src[first+n-1] (listed first) .. src[first] (listed last) of
+ * one extends list to the merged document doc, keeping ld->wire_from parallel to its
+ * gpu.wires. */
+bool platform_overlay_list(PlatformLoad *ld, json_t *doc, size_t first, size_t n,
+                           SimError *err);
+/* After a platform document s was merged into doc: its gpu.wires, if it has one,
+ * replaced the merged array, so their origins are s's. */
+bool platform_overlay_origins(PlatformLoad *ld, json_t *doc, const PlatformSrc *s,
+                              SimError *err);
+/* Fails if one overlay of the chain excludes another (their "excludes"). */
+bool platform_overlay_excludes(const PlatformLoad *ld, SimError *err);
+/* The name a wire entry is addressed by: its "name", else its "b" (borrowed; NULL
+ * for an entry that is not an object with a string b). */
+const char *platform_wire_name(json_t *w);
 
 /* platform_fail.c: messages and origins. */
 /* "<file>: <prefix><path>: <message>" (path "" shows as "/"). Returns false. */
@@ -182,6 +207,10 @@ bool platform_wire_add(PlatformLoad *ld, const char *a, const char *b, SimTime l
 /* platform_template.c and platform_flat.c: the two input forms. */
 bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
+
+/* platform_dump.c: {"param": canonical value, ...} of every parameter of type t held
+ * in state (a scratch state or a realized block), "buffer" last. New reference. */
+json_t *platform_dump_state(const BlockType *t, const void *state);
 
 /* platform_names.c: name rules. */
 /* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */

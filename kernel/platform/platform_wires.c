@@ -4,7 +4,9 @@
  * ("xbar.cu[*]") for every element of that array port, whose count is the value of
  * the port's count parameter. Both sides need `[*]` and the same count; at most one
  * `[*]` per side. Wires are expanded after `set`, so counts see the final values.
- * Ports themselves are checked by the builder (which names the wire's origin). */
+ * Ports themselves are checked by the builder (which names the wire's origin).
+ * "name" names a wire for overlays (platform_overlay.c; a wire without one is named by
+ * its b end): a name must not be another wire's name in the same list. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +17,8 @@
 #define PLATFORM_STAR "[*]"
 #define PLATFORM_MAX_PORT_NAME 200
 
-static const char *const platform_wire_keys[] = {"a", "b", "latency", "doc", NULL};
+static const char *const platform_wire_keys[] = {"a",   "b",    "latency",
+                                                 "doc", "name", NULL};
 
 /* pat with its `[*]` replaced by "[k]". */
 static void platform_star_subst(const char *pat, size_t k, char *out, size_t n)
@@ -147,12 +150,13 @@ static bool platform_wire_entry(PlatformLoad *ld, json_t *w, const char *path,
     if (!json_is_object(w)) {
         return platform_fail(ld, path, err, "expected an object, got %s", json_kind(w));
     }
-    json_t *ja, *jb, *jl, *doc;
+    json_t *ja, *jb, *jl, *doc, *name;
     if (!platform_check_keys(ld, w, path, platform_wire_keys, err) ||
         !platform_check_member(ld, w, path, "a", JSON_STRING, &ja, err) ||
         !platform_check_member(ld, w, path, "b", JSON_STRING, &jb, err) ||
         !platform_check_member(ld, w, path, "latency", JSON_STRING, &jl, err) ||
-        !platform_check_member(ld, w, path, "doc", JSON_STRING, &doc, err)) {
+        !platform_check_member(ld, w, path, "doc", JSON_STRING, &doc, err) ||
+        !platform_check_member(ld, w, path, "name", JSON_STRING, &name, err)) {
         return false;
     }
     if (!ja || !jb) {
@@ -175,6 +179,33 @@ static bool platform_wire_entry(PlatformLoad *ld, json_t *w, const char *path,
     return true;
 }
 
+/* Fails if entry i of wires has the name of an entry before it, where one of the two
+ * gives its "name" (two wires named by the same b end are left to the builder, which
+ * says that the port is connected twice). */
+static bool platform_wire_name_unique(PlatformLoad *ld, json_t *wires, size_t i,
+                                      const char *path, SimError *err)
+{
+    json_t *w = json_array_get(wires, i);
+    const char *name = platform_wire_name(w);
+    bool named = json_is_string(json_object_get(w, "name"));
+    for (size_t j = 0; name && j < i; j++) {
+        json_t *o = json_array_get(wires, j);
+        const char *other = platform_wire_name(o);
+        if (other && strcmp(other, name) == 0 &&
+            (named || json_is_string(json_object_get(o, "name")))) {
+            char p[PLATFORM_PATH_MAX], here[PLATFORM_PATH_MAX];
+            char origin[PLATFORM_PATH_MAX + 256];
+            snprintf(p, sizeof p, "%s", path);
+            json_pointer_push_index(p, sizeof p, j);
+            snprintf(here, sizeof here, "%s", path);
+            json_pointer_push_index(here, sizeof here, i);
+            return platform_fail(ld, here, err, "wire name \"%s\" is also the name of %s",
+                                 name, platform_origin(ld, p, origin, sizeof origin));
+        }
+    }
+    return true;
+}
+
 bool platform_wires_add(PlatformLoad *ld, json_t *wires, const char *path, int gpu,
                         SimError *err)
 {
@@ -186,7 +217,8 @@ bool platform_wires_add(PlatformLoad *ld, json_t *wires, const char *path, int g
         json_pointer_push_index(p, sizeof p, i);
         const char *a = NULL, *b = NULL;
         SimTime latency = 0;
-        if (!platform_wire_entry(ld, w, p, &a, &b, &latency, err)) {
+        if (!platform_wire_entry(ld, w, p, &a, &b, &latency, err) ||
+            (gpu <= 0 && !platform_wire_name_unique(ld, wires, i, path, err))) {
             return false;
         }
         char fa[256], fb[256];

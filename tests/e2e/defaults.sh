@@ -9,6 +9,9 @@
 # - *-ladm: as *-dir-baseline, and the L2s insert every remote line (the cus' hint 0
 #   is not the once hint); LADM's policies need a trace (tests/cores/test_ladm_runs.py);
 # - *-carve: the RDCs hit, the IMSTs send invalidates, the epoch counters see kernels;
+# - *-all (docs/composition.md): DualOpt's engines each declare once, the packetizers
+#   send packets of more than one store, the directories invalidate and the L2s hit
+#   remote lines (the cus' read-back, verify, fails the run on a wrong byte);
 # - *-baseline: the run succeeds and holds none of those blocks.
 # The topology platforms are checked as the family of the GPUs they join: gpu16-mesh
 # and gpu16-torus as baselines, ladm-chiplet-base as a directory baseline, the other
@@ -82,6 +85,17 @@ elif family == "carve":
         bad.append("no IMST invalidate")
     if total("epoch.kernel_ends") <= 0:
         bad.append("no kernel seen by the epoch counters")
+elif family == "all":
+    every_gpu("decision.declarations", lambda v: v == 1, "one mode declaration")
+    every_gpu("packetizer.packets", lambda v: v > 0, "packets")
+    if total("packetizer.stores") <= total("packetizer.packets"):
+        bad.append("no packet holds more than one store")
+    if total("dir.invalidates") <= 0:
+        bad.append("no directory invalidation")
+    if total("l2.remote_hits") <= 0:
+        bad.append("no L2 hit on a remote line")
+    if total("cu.verify_reads") <= 0:
+        bad.append("no read-back of the cus' stores")
 elif family == "baseline":
     blocks = {re.sub(r"\[\d+\]", "", k.split(".")[1])
               for k in stats if k.startswith("gpu")}

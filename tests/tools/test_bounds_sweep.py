@@ -117,9 +117,14 @@ def set_arg(kind, v):
 def shipped_instances(tmp):
     """{type: (platform, instance)} for the first 4-GPU platform with an instance of
     the type (GPU 0's, else the fabric's). The platform is a copy extended with
-    mem_bytes 1 TiB, so that sizes bounded by a GPU's memory reach their maximum."""
+    mem_bytes 1 TiB, so that sizes bounded by a GPU's memory reach their maximum.
+    gpu4-all is left out: it stacks mechanisms whose settings bind each other's
+    parameters (the link on FinePack's pcie4 preset, the cus' shared pattern), and
+    every type in it has a platform of its own mechanism."""
     found = {}
     for path in sorted(glob.glob(os.path.join(PLATFORMS, "gpu4-*.json"))):
+        if path.endswith("-all.json"):
+            continue
         wrapper = os.path.join(tmp, os.path.basename(path))
         with open(wrapper, "w") as f:
             json.dump({"extends": os.path.abspath(path), "mem_bytes": "1TiB"}, f)
