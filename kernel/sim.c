@@ -11,6 +11,11 @@ static const volatile sig_atomic_t sim_unset = 0;
 
 Sim *sim_new(void)
 {
+    return sim_new_partition(0);
+}
+
+Sim *sim_new_partition(uint32_t part)
+{
     Sim *sim = calloc(1, sizeof *sim);
     if (!sim) {
         return NULL;
@@ -21,7 +26,7 @@ Sim *sim_new(void)
         return NULL;
     }
     eventq_init(&sim->q);
-    sim->next_txn_id = 1;
+    sim->next_txn_id = ((uint64_t)part << SIM_PART_SHIFT) + 1;
     sim->watch = &sim_unset;
     return sim;
 }

@@ -1,0 +1,44 @@
+/* Outboxes of the partitioned engine: growable arrays of messages, two per outbox
+ * (see outbox.h). */
+#include "outbox.h"
+
+#include <stdlib.h>
+
+#include "xalloc.h"
+
+void outbox_put(Outbox *o, SimTime at, Port *dst, Txn *t)
+{
+    OutboxBuf *b = &o->buf[o->cur];
+    b->m = xgrow(b->m, &b->cap, b->n + 1, sizeof *b->m, 64);
+    b->m[b->n++] = (OutboxMsg){at, dst, t};
+    if (at < o->earliest) {
+        o->earliest = at;
+    }
+}
+
+void outbox_begin(Outbox *o, unsigned k)
+{
+    o->cur = k & 1u;
+    o->earliest = SIM_TIME_MAX;
+}
+
+void outbox_release(Outbox *o, unsigned which)
+{
+    OutboxBuf *b = &o->buf[which & 1u];
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->m[i].t) {
+            txn_unref(b->m[i].t);
+        }
+    }
+    b->n = 0;
+}
+
+void outbox_destroy(Outbox *o)
+{
+    for (unsigned w = 0; w < 2; w++) {
+        outbox_release(o, w);
+        free(o->buf[w].m);
+        o->buf[w].m = NULL;
+        o->buf[w].cap = 0;
+    }
+}
