@@ -116,6 +116,15 @@ void engine_cut(Engine *e, Port *a, uint32_t pa, Port *b, uint32_t pb)
     }
 }
 
+uint32_t engine_part_of(const Engine *e, const Sim *sim)
+{
+    uint32_t p = 0;
+    while (p + 1 < e->n && e->sim[p] != sim) {
+        p++;
+    }
+    return p;
+}
+
 SimTime engine_lookahead(const Engine *e)
 {
     return e->lookahead;

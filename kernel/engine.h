@@ -49,6 +49,8 @@ Sim *engine_sim(const Engine *e, uint32_t p);
 /* Makes the connected wire of a (in partition pa) and b (in pb != pa) a cut wire;
  * the lookahead becomes at most its latency (which must be > 0). */
 void engine_cut(Engine *e, Port *a, uint32_t pa, Port *b, uint32_t pb);
+/* The partition whose kernel is sim (which must be one of e's). */
+uint32_t engine_part_of(const Engine *e, const Sim *sim);
 /* Smallest cut-wire latency, SIM_TIME_MAX without cut wires. */
 SimTime engine_lookahead(const Engine *e);
 /* Stops the run at the end of a window where *flag is nonzero (see sim_watch). */

@@ -21,6 +21,7 @@
 #include "cli_set.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 #include "kernel/units.h"
 #include "run_progress.h"
 #include "run_signal.h"
@@ -200,8 +201,8 @@ static void run_dump_now(const RunArgs *a, Platform *p, RunMeta *m, double t0)
 /* Runs in slices until idle, the limit or a stopping signal; sets m->stop and
  * m->signal and answers SIGUSR1 on the way. False (message printed) if the threads
  * of the engine could not be started. */
-static bool run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr,
-                     EngineTimes *times)
+static bool run_loop(const RunArgs *a, Platform *p, TraceLog *log, RunMeta *m,
+                     RunProgress *pr, EngineTimes *times)
 {
     Sim *sim = p->sim;
     SimTime until = m->until;
@@ -219,6 +220,7 @@ static bool run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr,
                 fprintf(stderr, "mgtlm run: %s\n", err.msg);
                 return false;
             }
+            trace_log_flush(log);
         } else {
             sim_run(sim, slice_end);
         }
@@ -319,7 +321,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     run_signal_install();
     platform_reset(p);
     EngineTimes times = {0};
-    if (!run_loop(a, p, m, &pr, &times)) {
+    if (!run_loop(a, p, log, m, &pr, &times)) {
         m->stop = "error";
         status = 2;
     }
