@@ -47,7 +47,10 @@ typedef struct PlatformDesc {
     size_t ninst, inst_cap;
     PlatformWire *wires;
     size_t nwires, wire_cap;
-    PlatformIndex *index; /* instance name -> position in inst (owned) */
+    PlatformIndex *index;    /* instance name -> position in inst (owned) */
+    json_t *partitions;      /* the explicit partition map {"GLOB": index, ...} (owned
+                                reference), NULL for the default map */
+    char *partitions_origin; /* "file: /partitions" (owned), NULL without a map */
 } PlatformDesc;
 
 /* Loads path (a platform file or a flat dump) with the block types and topology
@@ -108,7 +111,9 @@ typedef struct PlatformPartition {
     SimTime lookahead; /* smallest latency of those wires, SIM_TIME_MAX if none */
 } PlatformPartition;
 
-/* Computes d's partition map into *out (free it with platform_partition_free). */
+/* Computes d's partition map into *out (free it with platform_partition_free).
+ * Fails on an explicit map that leaves an instance out or a partition empty, or
+ * that cuts a wire of latency 0 (the message names the wire). */
 bool platform_partition(const PlatformDesc *d, PlatformPartition *out, SimError *err);
 void platform_partition_free(PlatformPartition *pp);
 

@@ -180,6 +180,12 @@ bool platform_wire_add(PlatformLoad *ld, const char *a, const char *b, SimTime l
 bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 
+/* platform_partition.c: reads the top-level "partitions" (an object of instance
+ * globs to partition indexes below PLATFORM_MAX_PARTS, each glob matching an
+ * instance) into ld->desc; absent: the default map. */
+#define PLATFORM_MAX_PARTS 1024
+bool platform_partition_read(PlatformLoad *ld, SimError *err);
+
 /* platform_names.c: name rules. */
 /* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
 bool platform_name_ident(const char *name);
