@@ -12,9 +12,11 @@
  *
  * Explicit: the top-level "partitions" {"GLOB": index, ...} of the platform file (or
  * of its flat form). An instance is in the partition of the first glob (in file
- * order) that matches its name; every instance must be matched, every index from 0
- * to the largest must have an instance, and a wire of latency 0 must not join two
- * partitions (a cut wire needs a latency: the lookahead). */
+ * order) that matches its name; every glob must match an instance, every instance
+ * must be matched, every index from 0 to the largest must have an instance, and a
+ * wire of latency 0 must not join two partitions (a cut wire needs a latency: the
+ * lookahead). The globs are matched when the map is computed, not when the file is
+ * read, so a testbench's platform can name the drivers and sinks it adds ("tb.*"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,13 +52,6 @@ bool platform_partition_read(PlatformLoad *ld, SimError *err)
                                  (long long)json_integer_value(v),
                                  PLATFORM_MAX_PARTS - 1);
         }
-        bool hit = false;
-        for (size_t i = 0; i < ld->desc->ninst && !hit; i++) {
-            hit = glob_match(glob, ld->desc->inst[i].name);
-        }
-        if (!hit) {
-            return platform_fail(ld, path, err, "\"%s\" matches no instance", glob);
-        }
     }
     char origin[PLATFORM_PATH_MAX + 256];
     platform_origin(ld, "/partitions", origin, sizeof origin);
@@ -74,9 +69,21 @@ static bool platform_partition_explicit(const PlatformDesc *d, PlatformPartition
 {
     bool used[PLATFORM_MAX_PARTS] = {false};
     uint32_t top = 0;
+    const char *glob;
+    json_t *v;
+    json_object_foreach(d->partitions, glob, v) {
+        bool hit = false;
+        for (size_t i = 0; i < d->ninst && !hit; i++) {
+            hit = glob_match(glob, d->inst[i].name);
+        }
+        if (!hit) {
+            char at[PLATFORM_PATH_MAX] = "";
+            json_pointer_push(at, sizeof at, glob);
+            return sim_error_set(err, "%s%s: \"%s\" matches no instance",
+                                 d->partitions_origin, at, glob);
+        }
+    }
     for (size_t i = 0; i < d->ninst; i++) {
-        const char *glob;
-        json_t *v;
         bool hit = false;
         json_object_foreach(d->partitions, glob, v) {
             if (glob_match(glob, d->inst[i].name)) {

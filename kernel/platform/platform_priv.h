@@ -181,8 +181,8 @@ bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimErro
 bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *err);
 
 /* platform_partition.c: reads the top-level "partitions" (an object of instance
- * globs to partition indexes below PLATFORM_MAX_PARTS, each glob matching an
- * instance) into ld->desc; absent: the default map. */
+ * globs to partition indexes below PLATFORM_MAX_PARTS) into ld->desc; absent: the
+ * default map. */
 #define PLATFORM_MAX_PARTS 1024
 bool platform_partition_read(PlatformLoad *ld, SimError *err);
 

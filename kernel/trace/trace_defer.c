@@ -3,7 +3,7 @@
  * port, event and a copy of the transaction made in the partition's own pool) to the
  * buffer of the port's partition; trace_defer_flush, called with no partition
  * running, merges the buffers by (time, partition), each buffer in its own order,
- * and passes the records to the writer.
+ * and passes the records to the consumer (a writer, the testbench collector).
  * Decisions:
  * - The merge order depends on the partition map only: a partition's records come in
  *   its event order, which no thread count changes, and equal times go by partition
@@ -38,7 +38,8 @@ typedef struct DeferPort {
 } DeferPort;
 
 struct TraceDefer {
-    TraceWriter *w; /* borrowed */
+    TraceDeferFn fn;
+    void *ctx;      /* borrowed */
     DeferBuf *bufs; /* one per partition, owned */
     uint32_t nbufs;
     DeferPort *ports; /* owned */
@@ -53,10 +54,12 @@ static void defer_record(TraceSink *sink, const Port *port, const char *ev, cons
     b->r[b->n++] = (DeferRec){sim_now(sim), dp->i, ev, txn_copy(sim, t)};
 }
 
-TraceDefer *trace_defer_new(TraceWriter *w, const Engine *e, Port *const *ports, size_t n)
+TraceDefer *trace_defer_new(TraceDeferFn fn, void *ctx, const Engine *e,
+                            Port *const *ports, size_t n)
 {
     TraceDefer *d = xcalloc(1, sizeof *d);
-    d->w = w;
+    d->fn = fn;
+    d->ctx = ctx;
     d->nbufs = engine_parts(e);
     d->bufs = xcalloc(d->nbufs, sizeof *d->bufs);
     d->ports = xcalloc(n ? n : 1, sizeof *d->ports);
@@ -87,7 +90,7 @@ void trace_defer_flush(TraceDefer *d)
             break;
         }
         DeferRec *r = &first->r[first->next++];
-        d->w->record(d->w, r->i, r->t, r->ev, r->copy);
+        d->fn(d->ctx, r->i, r->t, r->ev, r->copy);
         txn_unref(r->copy);
     }
     for (uint32_t p = 0; p < d->nbufs; p++) {

@@ -146,6 +146,14 @@ static void log_free(TraceLog *log)
     free(log);
 }
 
+/* TraceDeferFn: a deferred record into the writer ctx. */
+static void trace_log_write(void *ctx, size_t i, SimTime t, const char *ev,
+                            const Txn *txn)
+{
+    TraceWriter *w = ctx;
+    w->record(w, i, t, ev, txn);
+}
+
 /* The sink attached to port i. */
 static TraceSink *trace_log_sink(TraceLog *log, size_t i)
 {
@@ -174,7 +182,8 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
         return NULL;
     }
     if (p->engine) {
-        log->defer = trace_defer_new(log->w, p->engine, log->ports, log->n);
+        log->defer =
+            trace_defer_new(trace_log_write, log->w, p->engine, log->ports, log->n);
     }
     for (size_t i = 0; i < log->n; i++) {
         if (!trace_attach(log->ports[i], trace_log_sink(log, i), err)) {

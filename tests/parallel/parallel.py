@@ -12,6 +12,10 @@ CASE is one of:
              variants: stats and every JSON Lines log, threads 1, 2 and 4
   stress     very unequal partitions (one cu alone), a cut wire of 1 ps (explicit
              map), 64 GPUs (65 partitions): threads 1 and 2
+  testbench  testbenches given an explicit map that puts a driver or sink of a wire
+             with latency in a partition of its own: the output of `mgtlm test` and
+             every log byte for byte, threads 1 and 2 (their verdict against the
+             golden vector is not the point: cut wires return credits late)
   stop       --until T on a cut variant: every event with time <= T ran, same bytes
              for 1 and 2 threads, stop "until"; SIGINT into a 2-thread run: exit 130,
              stats written with stop "signal", logs readable, no hang
@@ -186,7 +190,73 @@ def case_stop(tmp):
     check(os.path.isdir(out) and bad == 0, "sigint: every log line is a JSON record")
 
 
-CASES = {"platforms": case_platforms, "trace": case_trace, "stress": case_stress,
+# Testbenches and their explicit maps (instances added by the testbench, tb.*,
+# can be named: globs are matched when the map is computed).
+TESTBENCHES = [
+    ("tb/two_drivers_order", {"tb.d*": 1, "*": 0}),
+    ("tb/two_drivers_set", {"tb.d*": 1, "*": 0}),
+    ("tb/backpressure", {"tb.d0": 1, "*": 0}),
+    ("tb/driver_responder", {"tb.req": 1, "*": 0}),
+    ("tb/loop_latency", {"tb.d0": 1, "*": 0}),
+    ("carve/imst_fanout8", {"tb.sm": 1, "*": 0}),
+    ("carve/imst_rw_shared", {"tb.sm": 1, "*": 0}),
+    ("carve/imst_uncached_private_remote", {"tb.sm": 1, "*": 0}),
+]
+
+
+def testbench_variant(tmp, name, parts):
+    """A copy of testbench name whose platform carries the map parts."""
+    src = os.path.join(SRC, "testbench", name + ".json")
+    here = os.path.dirname(src)
+    with open(src) as f:
+        tb = json.load(f)
+    plat = tb["platform"]
+    if isinstance(plat, str):
+        plat = {"extends": os.path.join(here, plat), "name": os.path.basename(name)}
+    elif "extends" in plat:
+        plat["extends"] = os.path.join(here, plat["extends"])
+    plat["partitions"] = parts
+    tb["platform"] = plat
+    tb["golden"] = os.path.join(here, tb["golden"])
+    path = os.path.join(tmp, name.replace("/", "-") + ".json")
+    with open(path, "w") as f:
+        json.dump(tb, f)
+    return path
+
+
+def run_test(tmp, tb, threads):
+    out = os.path.join(tmp, os.path.basename(tb)[:-5] + "-t%d" % threads)
+    p = subprocess.run([MGTLM, "test", tb, "--threads", str(threads), "--log-dir", out],
+                       capture_output=True, text=True)
+    logs = {}
+    for root, _, files in os.walk(out):
+        for name in sorted(files):
+            with open(os.path.join(root, name), "rb") as f:
+                logs[os.path.relpath(os.path.join(root, name), out)] = f.read()
+    return p.returncode, p.stdout, p.stderr, logs
+
+
+def case_testbench(tmp):
+    for name, parts in TESTBENCHES:
+        tb = testbench_variant(tmp, name, parts)
+        one = run_test(tmp, tb, 1)
+        check(one[0] in (0, 1) and one[3] and "has latency 0" not in one[2],
+              "%s: ran with --threads 1 (exit %d, %d log files%s)"
+              % (name, one[0], len(one[3]), (": " + one[2].strip()) if one[2] else ""))
+        if parts.get("tb.sm") is None:
+            # the drivers run in partition 1: their ids are (1 << 40) + k
+            ids = [json.loads(r)["id"] for body in one[3].values()
+                   for r in body.splitlines()]
+            check(ids and max(ids) > 1 << 40,
+                  "%s: driver ids from partition 1 (%s)" % (name, ids[:1]))
+        two = run_test(tmp, tb, 2)
+        check(two[:3] == one[:3], "%s: same verdict and output with --threads 2 (%s)"
+              % (name, one[1].splitlines()[0] if one[1] else "no output"))
+        check(two[3] == one[3], "%s: %d log files identical with --threads 2"
+              % (name, len(one[3])))
+
+
+CASES = {"platforms": case_platforms, "testbench": case_testbench, "trace": case_trace, "stress": case_stress,
          "stop": case_stop}
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -19,6 +19,7 @@
 #include "cli_log.h"
 #include "cli_opt.h"
 #include "cli_set.h"
+#include "cli_threads.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
 #include "kernel/trace/trace.h"
@@ -40,13 +41,12 @@ typedef struct RunArgs {
     const char *stats_csv;
     const char *until_arg;
     const char *progress_arg;
-    const char *threads_arg;
     unsigned threads;
     bool quiet;
     bool all;
 } RunArgs;
 
-enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS, RUN_THREADS };
+enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS };
 
 static const CliOpt run_opts[] = {
     {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
@@ -61,8 +61,7 @@ static const CliOpt run_opts[] = {
     {RUN_ALL, "all", NULL, "the summary also lists the statistics that stayed zero"},
     {RUN_PROGRESS, "progress", "SECONDS",
      "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
-    {RUN_THREADS, "threads", "N",
-     "run the platform's partitions on N threads (default 1; same outputs for any N)"},
+    CLI_THREADS_OPT,
     CLI_OPT_HELP,
 };
 
@@ -113,8 +112,8 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
         case RUN_PROGRESS:
             a->progress_arg = val;
             break;
-        case RUN_THREADS:
-            a->threads_arg = val;
+        case CLI_THREADS:
+            ok = cli_threads_parse(val, &a->threads, &err);
             break;
         default:
             ok = cli_log_option(&a->log, id, val, &err);
@@ -139,24 +138,6 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
         fprintf(stderr, "mgtlm run: %s\n", err.msg);
     }
     return ok && id == CLI_END;
-}
-
-/* a->threads from --threads: 1 to 1024, default 1. */
-static bool run_threads(RunArgs *a)
-{
-    a->threads = 1;
-    if (!a->threads_arg) {
-        return true;
-    }
-    char *end;
-    unsigned long n = strtoul(a->threads_arg, &end, 10);
-    if (end == a->threads_arg || *end || a->threads_arg[0] == '-' || n < 1 || n > 1024) {
-        fprintf(stderr, "mgtlm run: --threads %s: expected a number from 1 to 1024\n",
-                a->threads_arg);
-        return false;
-    }
-    a->threads = (unsigned)n;
-    return true;
 }
 
 /* The progress interval in host seconds: --progress, else by where stderr goes. */
@@ -369,7 +350,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
 
 int cmd_run(Registry *r, int argc, char **argv)
 {
-    RunArgs a = {0};
+    RunArgs a = {.threads = 1};
     cli_log_init(&a.log);
     json_t *cli_sets = json_object();
     json_t *sets = json_object();
@@ -378,7 +359,7 @@ int cmd_run(Registry *r, int argc, char **argv)
     PlatformDesc desc;
     bool help = false;
     double interval;
-    if (!run_parse_args(argc, argv, &a, cli_sets, &help) || !run_threads(&a) ||
+    if (!run_parse_args(argc, argv, &a, cli_sets, &help) ||
         !run_progress_interval(&a, &interval)) {
         status = help ? 0 : 2;
         goto out;
