@@ -27,13 +27,15 @@
 typedef struct EnginePub {
     SimTime next; /* earliest pending event or message of the partition */
     bool stop;
+    bool sent; /* the partition sent messages in the window */
 } EnginePub;
 
 struct Engine {
     uint32_t n;
-    Sim **sim;      /* n kernels, owned */
-    Outbox *box;    /* n * n: box[s * n + d] from partition s to d */
-    EnginePub *pub; /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
+    Sim **sim;        /* n kernels, owned */
+    Outbox *box;      /* n * n: box[s * n + d] from partition s to d */
+    OutboxSide *side; /* n: each partition's side of its outboxes */
+    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
 };
@@ -67,10 +69,14 @@ Engine *engine_new(uint32_t nparts)
     e->sim = xcalloc(nparts, sizeof *e->sim);
     e->box = xcalloc((size_t)nparts * nparts, sizeof *e->box);
     e->pub = xcalloc(2 * (size_t)nparts, sizeof *e->pub);
+    e->side = xcalloc(nparts, sizeof *e->side);
     e->lookahead = SIM_TIME_MAX;
     e->watch = &engine_unset;
-    for (size_t i = 0; i < (size_t)nparts * nparts; i++) {
-        outbox_begin(&e->box[i], 0);
+    for (uint32_t p = 0; p < nparts; p++) {
+        outbox_side_begin(&e->side[p], 0);
+        for (uint32_t d = 0; d < nparts; d++) {
+            outbox_init(&e->box[(size_t)p * nparts + d], &e->side[p]);
+        }
     }
     for (uint32_t p = 0; p < nparts; p++) {
         if (!(e->sim[p] = sim_new_partition(p))) {
@@ -94,6 +100,7 @@ void engine_free(Engine *e)
     }
     free(e->sim);
     free(e->box);
+    free(e->side);
     free(e->pub);
     free(e);
 }
@@ -161,8 +168,8 @@ SimTime engine_next_time(const Engine *e)
         SimTime t = sim_next_time(e->sim[p]);
         next = t < next ? t : next;
     }
-    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
-        next = e->box[i].earliest < next ? e->box[i].earliest : next;
+    for (uint32_t p = 0; p < e->n; p++) {
+        next = e->side[p].earliest < next ? e->side[p].earliest : next;
     }
     return next;
 }
@@ -174,15 +181,30 @@ static double engine_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Schedules in partition d the messages of buffer `which` of every outbox to d, in
- * sending-partition order. */
-static void engine_deliver(Engine *e, uint32_t d, unsigned which)
+/* Schedules in partition d the messages sent to it in window k, in sending-partition
+ * order (pub: the values published for window k). */
+static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
 {
     for (uint32_t s = 0; s < e->n; s++) {
-        const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[which & 1u];
+        if (!pub[s].sent) {
+            continue;
+        }
+        const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
         for (size_t i = 0; i < b->n; i++) {
             port_cut_deliver(e->sim[d], &b->m[i]);
         }
+    }
+}
+
+/* Releases every outbox buffer and starts window 0 (single-threaded). */
+static void engine_empty(Engine *e)
+{
+    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
+        outbox_release(&e->box[i], 0);
+        outbox_release(&e->box[i], 1);
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        outbox_side_begin(&e->side[p], 0);
     }
 }
 
@@ -192,33 +214,25 @@ static void engine_flush(Engine *e)
 {
     for (uint32_t d = 0; d < e->n; d++) {
         for (uint32_t s = 0; s < e->n; s++) {
-            const Outbox *o = &e->box[(size_t)s * e->n + d];
-            const OutboxBuf *b = &o->buf[o->cur];
+            const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
             for (size_t i = 0; i < b->n; i++) {
                 port_cut_deliver(e->sim[d], &b->m[i]);
             }
         }
     }
-    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
-        outbox_release(&e->box[i], 0);
-        outbox_release(&e->box[i], 1);
-        outbox_begin(&e->box[i], 0);
-    }
+    engine_empty(e);
 }
 
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
 static void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
 {
-    Outbox *out = &e->box[(size_t)p * e->n];
-    for (uint32_t d = 0; d < e->n; d++) {
-        outbox_begin(&out[d], k);
-    }
+    OutboxSide *side = &e->side[p];
+    outbox_side_begin(side, k);
     SimRunResult r = sim_run(e->sim[p], end - 1);
     SimTime next = sim_next_time(e->sim[p]);
-    for (uint32_t d = 0; d < e->n; d++) {
-        next = out[d].earliest < next ? out[d].earliest : next;
-    }
-    e->pub[(k & 1u) * e->n + p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch};
+    next = side->earliest < next ? side->earliest : next;
+    e->pub[(k & 1u) * e->n + p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch,
+                                              side->earliest != SIM_TIME_MAX};
 }
 
 static void *engine_thread(void *arg)
@@ -259,15 +273,14 @@ static void *engine_thread(void *arg)
             th->times.wait_s += t - before;
         }
         th->times.windows++;
+        const EnginePub *pub = &e->pub[(k & 1u) * e->n];
+        const EnginePub *before = &e->pub[((k - 1) & 1u) * e->n];
         for (uint32_t p = th->id; p < e->n; p += run->threads) {
-            engine_deliver(e, p, k);
-            if (k > 0) {
-                for (uint32_t d = 0; d < e->n; d++) {
-                    outbox_release(&e->box[(size_t)p * e->n + d], k - 1);
-                }
+            engine_deliver(e, p, k, pub);
+            for (uint32_t d = 0; k > 0 && before[p].sent && d < e->n; d++) {
+                outbox_release(&e->box[(size_t)p * e->n + d], k - 1);
             }
         }
-        const EnginePub *pub = &e->pub[(k & 1u) * e->n];
         bool stop = false;
         w = SIM_TIME_MAX;
         for (uint32_t p = 0; p < e->n; p++) {
@@ -328,11 +341,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
         return sim_error_set(err, "cannot start thread %u of %u", started + 1,
                              run.threads);
     }
-    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
-        outbox_release(&e->box[i], 0);
-        outbox_release(&e->box[i], 1);
-        outbox_begin(&e->box[i], 0);
-    }
+    engine_empty(e);
     *result = th[0].result;
     for (unsigned i = 0; times && i < run.threads; i++) {
         times->work_s += th[i].times.work_s;

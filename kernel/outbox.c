@@ -6,20 +6,25 @@
 
 #include "xalloc.h"
 
+void outbox_init(Outbox *o, OutboxSide *side)
+{
+    *o = (Outbox){.side = side};
+}
+
 void outbox_put(Outbox *o, SimTime at, Port *dst, Txn *t)
 {
-    OutboxBuf *b = &o->buf[o->cur];
+    OutboxBuf *b = &o->buf[o->side->cur];
     b->m = xgrow(b->m, &b->cap, b->n + 1, sizeof *b->m, 64);
     b->m[b->n++] = (OutboxMsg){at, dst, t};
-    if (at < o->earliest) {
-        o->earliest = at;
+    if (at < o->side->earliest) {
+        o->side->earliest = at;
     }
 }
 
-void outbox_begin(Outbox *o, unsigned k)
+void outbox_side_begin(OutboxSide *s, unsigned k)
 {
-    o->cur = k & 1u;
-    o->earliest = SIM_TIME_MAX;
+    s->cur = k & 1u;
+    s->earliest = SIM_TIME_MAX;
 }
 
 void outbox_release(Outbox *o, unsigned which)

@@ -5,7 +5,9 @@
  * reference) or a credit given back to a port (t NULL). Messages keep send order.
  * An outbox has two buffers: the sender writes buf[cur] during window k (cur = k % 2)
  * while the receiver may still read the buffer of window k - 1 (engine.c), so the
- * sender releases a buffer only a window after it was filled. */
+ * sender releases a buffer only a window after it was filled. The window parity and
+ * the earliest arrival sent in the window belong to the sending partition
+ * (OutboxSide), shared by all its outboxes, so starting a window costs O(1). */
 #ifndef MGTLM_OUTBOX_H
 #define MGTLM_OUTBOX_H
 
@@ -27,16 +29,25 @@ typedef struct OutboxBuf {
     size_t n, cap;
 } OutboxBuf;
 
+/* The sending partition's side of its outboxes. */
+typedef struct OutboxSide {
+    unsigned cur;     /* the buffer being written: the window's parity */
+    SimTime earliest; /* smallest `at` written in this window, SIM_TIME_MAX if none */
+} OutboxSide;
+
 typedef struct Outbox {
     OutboxBuf buf[2];
-    unsigned cur;     /* the buffer being written */
-    SimTime earliest; /* smallest `at` written into buf[cur], SIM_TIME_MAX if none */
+    OutboxSide *side; /* borrowed: the sender's */
 } Outbox;
 
-/* Appends a message to buf[cur] (takes the reference of t, which may be NULL). */
+/* An empty outbox of the partition whose side is side (borrowed). */
+void outbox_init(Outbox *o, OutboxSide *side);
+/* Appends a message to buf[side->cur] (takes the reference of t, which may be
+ * NULL). */
 void outbox_put(Outbox *o, SimTime at, Port *dst, Txn *t);
-/* Makes buf[k % 2] the one written from now on; it must have been released. */
-void outbox_begin(Outbox *o, unsigned k);
+/* Starts window k for every outbox of side s: buffers k % 2 are written from now on
+ * (they must have been released) and nothing was sent yet. */
+void outbox_side_begin(OutboxSide *s, unsigned k);
 /* Drops the messages of buf[which] (releasing their transactions). */
 void outbox_release(Outbox *o, unsigned which);
 /* Releases both buffers and their storage. */
