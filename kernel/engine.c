@@ -19,9 +19,11 @@
 #include "engine.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "sim_priv.h"
 #include "xalloc.h"
 
 typedef struct EnginePub {
@@ -83,6 +85,7 @@ Engine *engine_new(uint32_t nparts)
             engine_free(e);
             return NULL;
         }
+        sim_keep_reports(e->sim[p]);
     }
     return e;
 }
@@ -193,6 +196,29 @@ static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *p
         for (size_t i = 0; i < b->n; i++) {
             port_cut_deliver(e->sim[d], &b->m[i]);
         }
+    }
+}
+
+/* Writes the partitions' report lines to stderr merged by (time, partition), each
+ * partition's in its own order (single-threaded). */
+static void engine_reports(Engine *e)
+{
+    for (;;) {
+        SimReports *first = NULL;
+        for (uint32_t p = 0; p < e->n; p++) {
+            SimReports *r = e->sim[p]->reports;
+            if (r->next < r->n && (!first || r->r[r->next].t < first->r[first->next].t)) {
+                first = r;
+            }
+        }
+        if (!first) {
+            break;
+        }
+        fputs(first->r[first->next].line, stderr);
+        free(first->r[first->next++].line);
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        e->sim[p]->reports->n = e->sim[p]->reports->next = 0;
     }
 }
 
@@ -342,6 +368,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                              run.threads);
     }
     engine_empty(e);
+    engine_reports(e);
     *result = th[0].result;
     for (unsigned i = 0; times && i < run.threads; i++) {
         times->work_s += th[i].times.work_s;

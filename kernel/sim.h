@@ -82,6 +82,12 @@ void sim_stop(Sim *sim);
  * stay valid while the kernel runs; NULL watches nothing (the default). */
 void sim_watch(Sim *sim, const volatile sig_atomic_t *flag);
 
+/* Writes one diagnostic line for the user (printf format fmt, without the newline)
+ * to stderr: at once, or for a kernel of the partitioned engine (engine.h) at the end
+ * of the engine_run, the lines of all partitions merged by (time, partition), so
+ * that stderr does not depend on the thread count. */
+void sim_report(Sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Deterministic identifiers for new transactions (1, 2, 3, ... in partition 0). */
 uint64_t sim_next_txn_id(Sim *sim);
 

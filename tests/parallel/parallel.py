@@ -18,7 +18,10 @@ CASE is one of:
              golden vector is not the point: cut wires return credits late)
   stop       --until T on a cut variant: every event with time <= T ran, same bytes
              for 1 and 2 threads, stop "until"; SIGINT into a 2-thread run: exit 130,
-             stats written with stop "signal", logs readable, no hang
+             stats written with stop "signal", logs readable, no hang; a model
+             error in one partition (GPU 1's memory filled with zeros: the cus
+             reading it count data errors): exit 1 for 1 and 2 threads, the same
+             stats and the same stderr (its lines merged by time, then partition)
 
 Shipped platforms are one partition each (their fabric wires have latency 0, so the
 default map merges everything), hence the cut variants: a platform file that extends
@@ -158,6 +161,23 @@ def case_stop(tmp):
         for line in body.splitlines():
             last = max(last, json.loads(line)["t"])
     check(0 < last <= 12345000, "until: last logged event at %d ps" % last)
+    # A model error in one partition: the same exit status, stats and stderr.
+    err = {}
+    for t in (1, 2):
+        p = subprocess.run([MGTLM, "run", cut, "--threads", str(t), "-q", "--stats",
+                            os.path.join(tmp, "err%d.json" % t), "--set",
+                            "gpu1.mem.fill=zero", "--set", "gpu*.cu[*].count=200"],
+                           capture_output=True, text=True)
+        with open(os.path.join(tmp, "err%d.json" % t)) as f:
+            data = json.load(f)
+        data.pop("host", None)
+        err[t] = (p.returncode, p.stderr, data)
+    check(err[1][0] == 1 and err[2][0] == 1 and "first data error" in err[1][1],
+          "error: exit status %d and %d (1), data errors reported"
+          % (err[1][0], err[2][0]))
+    check(err[1][1] == err[2][1], "error: stderr identical with --threads 2 (%d lines)"
+          % len(err[1][1].splitlines()))
+    check(err[1][2] == err[2][2], "error: stats identical with --threads 2")
     # SIGINT: a long run (many cu requests) interrupted on 2 threads.
     out = os.path.join(tmp, "sigint")
     p = subprocess.Popen([MGTLM, "run", cut, "--threads", "2", "-q", "--stats",
