@@ -1,6 +1,6 @@
 /* Ports: receive buffers (TxnFifo) bounded by credits, credit-based sends with
  * latency, on_free callbacks for refused senders, answers never refused, the
- * pass-through loop and the recording hook (see port.h). */
+ * pass-through loop, the recording hook and cut wires (see port.h). */
 #include "port.h"
 
 #include <stdio.h>
@@ -47,10 +47,23 @@ bool port_connect(Port *a, Port *b, SimTime latency, SimError *err)
     return true;
 }
 
+void port_cut(Port *a, Outbox *ab, Port *b, Outbox *ba)
+{
+    a->cut = ab;
+    b->cut = ba;
+}
+
 bool port_can_send(Port *p)
 {
     Port *q = p->peer;
     if (!q) {
+        return false;
+    }
+    if (p->cut) {
+        if (p->cut_used < q->cap) {
+            return true;
+        }
+        p->cut_waiting = true;
         return false;
     }
     if (q->buf.count + q->inflight < q->cap) {
@@ -60,11 +73,11 @@ bool port_can_send(Port *p)
     return false;
 }
 
-static void port_arrive(void *subject, void *obj)
+/* An arrival at q; over a cut wire no slot was reserved at q (the sender counts). */
+static void port_receive(void *subject, void *obj)
 {
     Port *q = subject;
     Txn *t = obj;
-    q->inflight--;
     txn_fifo_push(&q->buf, t);
     q->n_recv++;
     if (q->trace) {
@@ -75,12 +88,63 @@ static void port_arrive(void *subject, void *obj)
     }
 }
 
+static void port_arrive(void *subject, void *obj)
+{
+    Port *q = subject;
+    q->inflight--;
+    port_receive(q, obj);
+}
+
+/* A credit back at sender p over a cut wire. */
+static void port_credit(void *subject, void *obj)
+{
+    Port *p = subject;
+    (void)obj;
+    p->cut_used--;
+    if (p->cut_waiting) {
+        p->cut_waiting = false;
+        if (p->owner->type->on_free) {
+            p->owner->type->on_free(p->owner, p);
+        }
+    }
+}
+
+void port_cut_deliver(Sim *sim, const OutboxMsg *m)
+{
+    if (m->t) {
+        sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst,
+                        txn_copy(sim, m->t));
+    } else {
+        sim_schedule_at(sim, m->at, SIM_PRIO_NOTIFY, port_credit, m->dst, NULL);
+    }
+}
+
+/* port_send_after over a cut wire. */
+static bool port_send_cut(Port *p, Port *q, Txn *t, SimTime extra)
+{
+    if (p->cut_used >= q->cap && (q->bounded_answers || !txn_always_accepted(t))) {
+        p->cut_waiting = true;
+        return false;
+    }
+    p->cut_used++;
+    p->n_sent++;
+    if (p->trace) {
+        p->trace->record(p->trace, p, "send", t);
+    }
+    SimTime now = sim_now(p->owner->sim), d = p->latency + extra;
+    outbox_put(p->cut, d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d, q, t);
+    return true;
+}
+
 bool port_send_after(Port *p, Txn *t, SimTime extra)
 {
     Port *q = p->peer;
     if (!q) {
         fprintf(stderr, "mgtlm: internal error: send on unconnected port %s\n", p->name);
         abort();
+    }
+    if (p->cut) {
+        return port_send_cut(p, q, t, extra);
     }
     if (q->buf.count + q->inflight >= q->cap &&
         (q->bounded_answers || !txn_always_accepted(t))) {
@@ -121,7 +185,12 @@ Txn *port_take(Port *p)
     if (t == NULL) {
         return NULL;
     }
-    if (p->peer_waiting && p->peer) {
+    if (p->cut) {
+        SimTime now = sim_now(p->owner->sim);
+        outbox_put(p->cut,
+                   p->latency > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + p->latency,
+                   p->peer, NULL);
+    } else if (p->peer_waiting && p->peer) {
         p->peer_waiting = false;
         sim_schedule(p->owner->sim, 0, SIM_PRIO_NOTIFY, port_notify_free, p->peer, NULL);
     }

@@ -28,7 +28,16 @@
  * as far as out's peer accepts (see below).
  *
  * Recording: if p->trace is non-NULL, every send on p ("send") and every arrival at
- * p ("recv") is passed to the trace sink; when recording is off this costs a branch. */
+ * p ("recv") is passed to the trace sink; when recording is off this costs a branch.
+ *
+ * Cut wires (the ends in different partitions of the engine, engine.h) behave like a
+ * real link in both directions: a send goes into the sender partition's outbox and
+ * arrives at latency + extra; the sender owns its credits for the peer (cut_used,
+ * counted on send) and a slot comes back by a credit message that arrives `latency`
+ * after the receiver takes the transaction; the sender's on_free then runs (at
+ * SIM_PRIO_NOTIFY) if it was refused. The arriving transaction is a copy made in the
+ * receiver's pool (txn_copy), so each pool is touched by one partition only.
+ * Uncut wires keep instant credits. */
 #ifndef MGTLM_PORT_H
 #define MGTLM_PORT_H
 
@@ -36,6 +45,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "outbox.h"
 #include "sim.h"
 #include "txn.h"
 #include "txn_fifo.h"
@@ -60,6 +70,9 @@ struct Port {
     bool bounded_answers; /* refuse answers too when full (PortDef.bounded_answers) */
     uint32_t inflight;    /* transactions on their way here (slots reserved) */
     bool peer_waiting;    /* the peer was refused: notify it when a slot frees */
+    Outbox *cut;          /* NULL: uncut wire; else sends and credits go here */
+    uint32_t cut_used;    /* cut wire: peer slots this side filled, not credited back */
+    bool cut_waiting;     /* cut wire: refused, on_free when a credit comes back */
     TraceSink *trace;     /* NULL = not recorded */
     void *trace_ctx;      /* the sink's per-port data */
     uint64_t n_sent;
@@ -73,6 +86,13 @@ bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t
 void port_destroy(Port *p);
 /* Joins a and b with the given latency. Fails if either is already bound. */
 bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);
+
+/* Makes the wire of a and b (connected) a cut wire: a's sends and credits go into
+ * ab (borrowed, a's partition to b's), b's into ba. */
+void port_cut(Port *a, Outbox *ab, Port *b, Outbox *ba);
+/* Schedules message m of a cut wire in the receiving partition's kernel sim: an
+ * arrival (a copy of m->t made in sim's pool; m keeps its reference) or a credit. */
+void port_cut_deliver(Sim *sim, const OutboxMsg *m);
 
 /* True if a send of a transaction that can be refused (a request) on p would be
  * accepted now. A false answer registers p's block for on_free exactly like a

@@ -1,15 +1,22 @@
 /* The simulation kernel: current time, the event queue and run control. */
 #include "sim.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sim_priv.h"
+#include "xalloc.h"
 
 /* What an unwatched kernel watches: a flag nothing sets. */
 static const volatile sig_atomic_t sim_unset = 0;
 
 Sim *sim_new(void)
+{
+    return sim_new_partition(0);
+}
+
+Sim *sim_new_partition(uint32_t part)
 {
     Sim *sim = calloc(1, sizeof *sim);
     if (!sim) {
@@ -21,7 +28,7 @@ Sim *sim_new(void)
         return NULL;
     }
     eventq_init(&sim->q);
-    sim->next_txn_id = 1;
+    sim->next_txn_id = ((uint64_t)part << SIM_PART_SHIFT) + 1;
     sim->watch = &sim_unset;
     return sim;
 }
@@ -33,6 +40,13 @@ void sim_free(Sim *sim)
     }
     eventq_destroy(&sim->q);
     txn_pool_free(sim->pool);
+    if (sim->reports) {
+        for (size_t i = sim->reports->next; i < sim->reports->n; i++) {
+            free(sim->reports->r[i].line);
+        }
+        free(sim->reports->r);
+        free(sim->reports);
+    }
     free(sim);
 }
 
@@ -180,4 +194,33 @@ uint64_t sim_next_txn_id(Sim *sim)
 TxnPool *sim_txn_pool(Sim *sim)
 {
     return sim->pool;
+}
+
+void sim_keep_reports(Sim *sim)
+{
+    sim->reports = xcalloc(1, sizeof *sim->reports);
+}
+
+void sim_report(Sim *sim, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!sim->reports) {
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+        return;
+    }
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *line = xmalloc((size_t)(len < 0 ? 0 : len) + 2);
+    vsnprintf(line, (size_t)(len < 0 ? 0 : len) + 1, fmt, again);
+    va_end(again);
+    line[len < 0 ? 0 : len] = '\n';
+    line[(len < 0 ? 0 : len) + 1] = '\0';
+    SimReports *r = sim->reports;
+    r->r = xgrow(r->r, &r->cap, r->n + 1, sizeof *r->r, 8);
+    r->r[r->n++] = (SimReportLine){sim->now, line};
 }

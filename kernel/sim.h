@@ -43,6 +43,10 @@ typedef enum SimRunResult {
 
 /* New kernel at time 0 (owned by the caller; free with sim_free). NULL on OOM. */
 Sim *sim_new(void);
+/* New kernel for partition part of the engine (engine.h): as sim_new, but its
+ * transaction ids are (part << SIM_PART_SHIFT) + 1, + 2, ... (sim_new is part 0). */
+Sim *sim_new_partition(uint32_t part);
+#define SIM_PART_SHIFT 40
 /* Frees the kernel, its pending events and its transaction pool. */
 void sim_free(Sim *sim);
 
@@ -78,7 +82,13 @@ void sim_stop(Sim *sim);
  * stay valid while the kernel runs; NULL watches nothing (the default). */
 void sim_watch(Sim *sim, const volatile sig_atomic_t *flag);
 
-/* Deterministic identifiers for new transactions (1, 2, 3, ...). */
+/* Writes one diagnostic line for the user (printf format fmt, without the newline)
+ * to stderr: at once, or for a kernel of the partitioned engine (engine.h) at the end
+ * of the engine_run, the lines of all partitions merged by (time, partition), so
+ * that stderr does not depend on the thread count. */
+void sim_report(Sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Deterministic identifiers for new transactions (1, 2, 3, ... in partition 0). */
 uint64_t sim_next_txn_id(Sim *sim);
 
 /* The transaction pool of this kernel (see txn.h). */

@@ -7,6 +7,17 @@
 #include "sim.h"
 #include "txn.h"
 
+/* The diagnostic lines of a kernel of the engine, kept until engine_run ends. */
+typedef struct SimReportLine {
+    SimTime t;
+    char *line; /* owned, with its newline */
+} SimReportLine;
+
+typedef struct SimReports {
+    SimReportLine *r; /* owned */
+    size_t n, cap, next;
+} SimReports;
+
 struct Sim {
     SimTime now;
     uint64_t executed;
@@ -15,7 +26,11 @@ struct Sim {
     const volatile sig_atomic_t *watch; /* never NULL: sim_watch(NULL) sets sim_unset */
     EventQueue q;
     TxnPool *pool;
+    SimReports *reports; /* NULL: sim_report writes to stderr at once (owned) */
 };
+
+/* Keeps sim's report lines until taken (engine.c); called once. */
+void sim_keep_reports(Sim *sim);
 
 /* Reports an event scheduled in the past or with a bad priority, and aborts. */
 void sim_schedule_fail(const Sim *sim, SimTime at, int prio)

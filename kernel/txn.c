@@ -211,6 +211,30 @@ Txn *txn_new_declared(Sim *sim, const TxnCmdDecl *decl, uint64_t addr, uint32_t 
     return t;
 }
 
+Txn *txn_copy(Sim *sim, const Txn *t)
+{
+    Txn *c = txn_blank(sim, t->cmd, t->addr, t->len);
+    TxnPool *pool = c->pool;
+    memcpy(c, t, offsetof(Txn, refs));
+    c->refs = 1;
+    c->pool = pool;
+    c->data = NULL;
+    c->be = NULL;
+    c->parents = NULL;
+    c->nparents = 0;
+    c->threads = NULL;
+    c->nthreads = 0;
+    if (t->data) {
+        txn_set_data(c, t->data);
+    }
+    if (t->be) {
+        memcpy(txn_alloc_be(c), t->be, t->len);
+    }
+    txn_set_parents(c, t->parents, t->nparents);
+    txn_set_threads(c, t->threads, t->nthreads);
+    return c;
+}
+
 Txn *txn_ref(Txn *t)
 {
     t->refs++;

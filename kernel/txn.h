@@ -139,6 +139,10 @@ static inline bool txn_is(const Txn *t, const TxnCmdDecl *decl)
 {
     return t->cmd == TXN_DECLARED && t->declared == decl;
 }
+/* A copy of t in sim's pool: every field (id, birth time and the owned arrays
+ * included), one reference owned by the caller; t is only read. How a transaction
+ * crosses a cut wire (port.h). */
+Txn *txn_copy(Sim *sim, const Txn *t);
 Txn *txn_ref(Txn *t);
 void txn_unref(Txn *t);
 

@@ -122,7 +122,7 @@ static void disp_trace_error(Disp *d, const char *msg)
 {
     (*d->trace_errors)++;
     if (!d->reported) {
-        fprintf(stderr, "mgtlm: %s: %s\n", d->base.name, msg);
+        sim_report(d->base.sim, "mgtlm: %s: %s", d->base.name, msg);
         d->reported = true;
     }
 }

@@ -131,8 +131,8 @@ static uint32_t host_kernel_hint(Host *h, size_t k)
                           h->ks.nallocs, h->hints[k], NULL, &itl, h->xlat.pl, &err)) {
         (*h->trace_errors)++;
         if (!h->reported) {
-            fprintf(stderr, "mgtlm: %s: %s (LADM's analysis; pages split)\n",
-                    h->base.name, err.msg);
+            sim_report(h->base.sim, "mgtlm: %s: %s (LADM's analysis; pages split)",
+                       h->base.name, err.msg);
             h->reported = true;
         }
         return (uint32_t)h->hint;

@@ -428,7 +428,7 @@ static bool cu_realize(Block *b, SimError *err)
 
 static void cu_trace_failed(Cu *c, const char *msg)
 {
-    fprintf(stderr, "mgtlm: %s: %s\n", c->base.name, msg);
+    sim_report(c->base.sim, "mgtlm: %s: %s", c->base.name, msg);
     (*c->trace_errors)++;
     c->phase = CU_PH_DONE;
 }
@@ -906,12 +906,13 @@ static void cu_report_data_error(Cu *c, const CuSlot *slot, const Txn *t, SimTim
     char want[64], got[64];
     cu_hex(want, sizeof want, slot->expect, slot->len);
     cu_hex(got, sizeof got, t->data, t->len);
-    fprintf(stderr,
-            "mgtlm: %s: first data error: %s of %u B at 0x%llx (id %llu), sent at %llu "
-            "ps, answered at %llu ps: expected %s, got %s (%u B)\n",
-            c->base.name, txn_cmd_name(slot->cmd), slot->len,
-            (unsigned long long)slot->addr, (unsigned long long)t->id,
-            (unsigned long long)slot->issued, (unsigned long long)now, want, got, t->len);
+    sim_report(
+        c->base.sim,
+        "mgtlm: %s: first data error: %s of %u B at 0x%llx (id %llu), sent at %llu "
+        "ps, answered at %llu ps: expected %s, got %s (%u B)",
+        c->base.name, txn_cmd_name(slot->cmd), slot->len, (unsigned long long)slot->addr,
+        (unsigned long long)t->id, (unsigned long long)slot->issued,
+        (unsigned long long)now, want, got, t->len);
 }
 
 static void cu_complete(Cu *c, Txn *t, SimTime now)

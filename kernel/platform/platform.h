@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "kernel/block.h"
+#include "kernel/engine.h"
 #include "kernel/error.h"
 #include "kernel/registry.h"
 #include "kernel/sim.h"
@@ -46,7 +47,10 @@ typedef struct PlatformDesc {
     size_t ninst, inst_cap;
     PlatformWire *wires;
     size_t nwires, wire_cap;
-    PlatformIndex *index; /* instance name -> position in inst (owned) */
+    PlatformIndex *index;    /* instance name -> position in inst (owned) */
+    json_t *partitions;      /* the explicit partition map {"GLOB": index, ...} (owned
+                                reference), NULL for the default map */
+    char *partitions_origin; /* "file: /partitions" (owned), NULL without a map */
 } PlatformDesc;
 
 /* Loads path (a platform file or a flat dump) with the block types and topology
@@ -99,9 +103,24 @@ PlatformInstance *platform_desc_find(const PlatformDesc *d, const char *name);
 /* The wire touching port (borrowed), or NULL. */
 PlatformWire *platform_desc_wire_of(const PlatformDesc *d, const char *port);
 
+/* The partition map (platform_partition.c, docs/parallel.md). */
+typedef struct PlatformPartition {
+    uint32_t n;        /* partitions, >= 1 */
+    uint32_t *of;      /* partition of each instance, in description order (owned) */
+    size_t ncut;       /* wires whose ends are in different partitions */
+    SimTime lookahead; /* smallest latency of those wires, SIM_TIME_MAX if none */
+} PlatformPartition;
+
+/* Computes d's partition map into *out (free it with platform_partition_free).
+ * Fails on an explicit map that leaves an instance out or a partition empty, or
+ * that cuts a wire of latency 0 (the message names the wire). */
+bool platform_partition(const PlatformDesc *d, PlatformPartition *out, SimError *err);
+void platform_partition_free(PlatformPartition *pp);
+
 typedef struct Platform {
     PlatformDesc desc; /* owned */
-    Sim *sim;          /* borrowed */
+    Sim *sim;          /* borrowed: the kernel (of partition 0 with an engine) */
+    Engine *engine;    /* borrowed; NULL: one kernel */
     Stats *stats;      /* owned */
     Block **blocks;    /* owned, in desc order */
     size_t nblocks;
@@ -116,6 +135,14 @@ typedef struct Platform {
  * finalize is called only for blocks whose realize succeeded (or that have none); a
  * realize that fails must release what it allocated itself. */
 Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err);
+/* platform_build over the partitions of engine e (at least pp->n of them): the
+ * blocks of instance i run on engine_sim(e, pp->of[i]) and every wire between
+ * partitions is cut (engine_cut). */
+Platform *platform_build_engine(PlatformDesc *desc, Engine *e,
+                                const PlatformPartition *pp, SimError *err);
+/* The latest simulated time and the events executed, over every partition. */
+SimTime platform_now(const Platform *p);
+uint64_t platform_events(const Platform *p);
 /* Calls every block's reset in order (schedules the initial events). */
 void platform_reset(Platform *p);
 /* Calls every block's stats callback (derived statistics). */

@@ -111,8 +111,10 @@ static bool platform_build_ports(Block *b, SimError *err)
     return true;
 }
 
-/* Creates and realizes the block of instance in (NULL on failure, nothing kept). */
-static Block *platform_build_block(Platform *p, const PlatformInstance *in, SimError *err)
+/* Creates and realizes the block of instance in on kernel sim (NULL on failure,
+ * nothing kept). */
+static Block *platform_build_block(Platform *p, const PlatformInstance *in, Sim *sim,
+                                   SimError *err)
 {
     const BlockType *t = in->type;
     Block *b = calloc(1, t->size < sizeof(Block) ? sizeof(Block) : t->size);
@@ -123,7 +125,7 @@ static Block *platform_build_block(Platform *p, const PlatformInstance *in, SimE
         return NULL;
     }
     b->type = t;
-    b->sim = p->sim;
+    b->sim = sim;
     b->plat = &p->desc.info;
     b->stats = p->stats;
     b->gpu = in->gpu;
@@ -262,7 +264,24 @@ static bool platform_build_record(Platform *p, SimError *err)
     return true;
 }
 
-Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
+/* Cuts every wire whose ends are in different partitions of pp. */
+static void platform_build_cut(Platform *p, Engine *e, const PlatformPartition *pp)
+{
+    for (size_t i = 0; i < p->desc.nwires; i++) {
+        Port *a = platform_port(p, p->desc.wires[i].a);
+        Port *b = platform_port(p, p->desc.wires[i].b);
+        size_t ia, ib;
+        platform_index_get(p->index, a->owner->name, &ia);
+        platform_index_get(p->index, b->owner->name, &ib);
+        if (pp->of[ia] != pp->of[ib]) {
+            engine_cut(e, a, pp->of[ia], b, pp->of[ib]);
+        }
+    }
+}
+
+/* platform_build with one kernel (e NULL: sim) or the kernels of e (pp's map). */
+static Platform *platform_build_on(PlatformDesc *desc, Sim *sim, Engine *e,
+                                   const PlatformPartition *pp, SimError *err)
 {
     Platform *p = calloc(1, sizeof *p);
     if (!p) {
@@ -273,7 +292,8 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
     p->desc = *desc;
     memset(desc, 0, sizeof *desc);
     p->desc.info.cmds = p->desc.registry ? registry_cmds(p->desc.registry) : NULL;
-    p->sim = sim;
+    p->sim = e ? engine_sim(e, 0) : sim;
+    p->engine = e;
     p->stats = stats_new();
     p->index = platform_index_new();
     p->blocks = calloc(p->desc.ninst ? p->desc.ninst : 1, sizeof *p->blocks);
@@ -283,7 +303,8 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
         return NULL;
     }
     for (size_t i = 0; i < p->desc.ninst; i++) {
-        Block *b = platform_build_block(p, &p->desc.inst[i], err);
+        Sim *on = e ? engine_sim(e, pp->of[i]) : sim;
+        Block *b = platform_build_block(p, &p->desc.inst[i], on, err);
         if (!b) {
             platform_free(p);
             return NULL;
@@ -309,7 +330,31 @@ Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
         platform_free(p);
         return NULL;
     }
+    if (e) {
+        platform_build_cut(p, e, pp);
+    }
     return p;
+}
+
+Platform *platform_build(PlatformDesc *desc, Sim *sim, SimError *err)
+{
+    return platform_build_on(desc, sim, NULL, NULL, err);
+}
+
+Platform *platform_build_engine(PlatformDesc *desc, Engine *e,
+                                const PlatformPartition *pp, SimError *err)
+{
+    return platform_build_on(desc, NULL, e, pp, err);
+}
+
+SimTime platform_now(const Platform *p)
+{
+    return p->engine ? engine_now(p->engine) : sim_now(p->sim);
+}
+
+uint64_t platform_events(const Platform *p)
+{
+    return p->engine ? engine_events(p->engine) : sim_events_executed(p->sim);
 }
 
 void platform_free(Platform *p)

@@ -111,6 +111,8 @@ void platform_desc_free(PlatformDesc *d)
     free(d->file);
     free(d->name);
     free(d->trace);
+    json_decref(d->partitions);
+    free(d->partitions_origin);
     platform_index_free(d->index);
     const Registry *r = d->registry;
     memset(d, 0, sizeof *d);

@@ -67,6 +67,9 @@ json_t *platform_dump(const PlatformDesc *d)
     if (flat) {
         json_object_set_new(flat, "instances", inst);
         json_object_set_new(flat, "wires", wires);
+        if (d->partitions) {
+            json_object_set_new(flat, "partitions", json_deep_copy(d->partitions));
+        }
     } else {
         json_decref(inst);
         json_decref(wires);

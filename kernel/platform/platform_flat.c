@@ -1,7 +1,7 @@
 /* The flat form (what `mgtlm validate --dump` prints), accepted as input:
  * {"format": "mgtlm-flat", "name", "gpus", "mem_bytes", "clock", "seed", "trace",
  *  "instances": [{"name", "type", "gpu", "index", "params"}],
- *  "wires": [{"a", "b", "latency"}]}.
+ *  "wires": [{"a", "b", "latency"}], "partitions" (optional, as in the template form)}.
  * Instances and wires are taken as listed (no templates, fabric or extends); "gpu" is
  * -1 or a GPU index, "index" must agree with the name's trailing "[k]" (-1 without
  * one). Command-line and extra sets apply after the instances are read. */
@@ -12,9 +12,9 @@
 #include "kernel/registry.h"
 #include "platform_priv.h"
 
-static const char *const platform_flat_keys[] = {"format", "name", "gpus",  "mem_bytes",
-                                                 "clock",  "seed", "trace", "instances",
-                                                 "wires",  NULL};
+static const char *const platform_flat_keys[] = {
+    "format", "name",      "gpus",  "mem_bytes",  "clock", "seed",
+    "trace",  "instances", "wires", "partitions", NULL};
 static const char *const platform_flat_inst_keys[] = {"name",  "type",   "gpu",
                                                       "index", "params", NULL};
 
@@ -100,5 +100,6 @@ bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *e
            (!a->cli_sets ||
             platform_set_apply(ld, a->cli_sets, PLATFORM_SET_CLI, a, err)) &&
            platform_check_instances(ld, err) &&
-           (!wires || platform_wires_add(ld, wires, "/wires", -1, err));
+           (!wires || platform_wires_add(ld, wires, "/wires", -1, err)) &&
+           platform_partition_read(ld, err);
 }

@@ -211,6 +211,11 @@ bool platform_flat_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimError *e
 /* platform_dump.c: {"param": canonical value, ...} of every parameter of type t held
  * in state (a scratch state or a realized block), "buffer" last. New reference. */
 json_t *platform_dump_state(const BlockType *t, const void *state);
+/* platform_partition.c: reads the top-level "partitions" (an object of instance
+ * globs to partition indexes below PLATFORM_MAX_PARTS) into ld->desc; absent: the
+ * default map. */
+#define PLATFORM_MAX_PARTS 1024
+bool platform_partition_read(PlatformLoad *ld, SimError *err);
 
 /* platform_names.c: name rules. */
 /* True if name is an identifier: [A-Za-z_][A-Za-z0-9_]*. */

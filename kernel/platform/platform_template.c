@@ -12,8 +12,9 @@
 #include "platform_priv.h"
 
 static const char *const platform_top_keys[] = {
-    "name", "doc", "gpus",  "mem_bytes", "clock",  "seed",  "trace", "sms",
-    "cus",  "gpu", "cores", "fabric",    "blocks", "wires", "set",   NULL};
+    "name",   "doc",   "gpus",  "mem_bytes", "clock", "seed",
+    "trace",  "sms",   "cus",   "gpu",       "cores", "fabric",
+    "blocks", "wires", "set",   "partitions", NULL};
 static const char *const platform_gpu_keys[] = {"blocks", "wires", "uplink", "doc", NULL};
 
 /* The parts of the document the expansion walks (borrowed, NULL when absent). */
@@ -84,5 +85,6 @@ bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimErro
            (!a->sets || platform_set_apply(ld, a->sets, PLATFORM_SET_EXTRA, a, err)) &&
            (!a->cli_sets ||
             platform_set_apply(ld, a->cli_sets, PLATFORM_SET_CLI, a, err)) &&
-           platform_check_instances(ld, err) && platform_template_wires(ld, &p, err);
+           platform_check_instances(ld, err) && platform_template_wires(ld, &p, err) &&
+           platform_partition_read(ld, err);
 }

@@ -74,6 +74,10 @@ typedef struct TraceLog TraceLog;
  * caller; close it with trace_log_close before freeing the platform. */
 TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
                          const char *const *globs, size_t nglobs, SimError *err);
+/* On a platform of several partitions: writes what the ports recorded since the last
+ * flush (call after every engine_run, while no partition runs; NULL: nothing).
+ * Otherwise a no-op: records are written as they happen. */
+void trace_log_flush(TraceLog *log);
 /* Flushes, closes and detaches; frees log. Fails if any write failed during the run
  * (the message names the file). */
 bool trace_log_close(TraceLog *log, SimError *err);

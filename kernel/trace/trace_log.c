@@ -1,7 +1,10 @@
 /* The trace log: selects the ports of a platform by glob, creates the output
  * directory (and its parents), opens the writer of the chosen format and attaches
  * one sink per selected port. Ports are taken in platform order (blocks in
- * description order, ports in port-table order), so output is deterministic. */
+ * description order, ports in port-table order), so output is deterministic. On a
+ * platform of several partitions the sinks are deferred ones (trace_defer.c) and
+ * trace_log_flush writes what they buffered. */
+#include "trace_defer.h"
 #include "trace_writer.h"
 
 #include <errno.h>
@@ -14,6 +17,7 @@
 
 struct TraceLog {
     TraceWriter *w;
+    TraceDefer *defer; /* NULL: the writer's sinks are attached */
     Port **ports;
     const char **names; /* the ports' names, the writer's layout */
     size_t n;
@@ -142,6 +146,20 @@ static void log_free(TraceLog *log)
     free(log);
 }
 
+/* TraceDeferFn: a deferred record into the writer ctx. */
+static void trace_log_write(void *ctx, size_t i, SimTime t, const char *ev,
+                            const Txn *txn)
+{
+    TraceWriter *w = ctx;
+    w->record(w, i, t, ev, txn);
+}
+
+/* The sink attached to port i. */
+static TraceSink *trace_log_sink(TraceLog *log, size_t i)
+{
+    return log->defer ? trace_defer_sink(log->defer, i) : log->w->sink(log->w, i);
+}
+
 TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
                          const char *const *globs, size_t nglobs, SimError *err)
 {
@@ -163,8 +181,12 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
         log_free(log);
         return NULL;
     }
+    if (p->engine) {
+        log->defer =
+            trace_defer_new(trace_log_write, log->w, p->engine, log->ports, log->n);
+    }
     for (size_t i = 0; i < log->n; i++) {
-        if (!trace_attach(log->ports[i], log->w->sink(log->w, i), err)) {
+        if (!trace_attach(log->ports[i], trace_log_sink(log, i), err)) {
             log->n = i;
             trace_log_close(log, NULL);
             return NULL;
@@ -176,9 +198,17 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
 bool trace_log_close(TraceLog *log, SimError *err)
 {
     for (size_t i = 0; i < log->n; i++) {
-        trace_detach(log->ports[i], log->w->sink(log->w, i));
+        trace_detach(log->ports[i], trace_log_sink(log, i));
     }
+    trace_defer_free(log->defer);
     bool ok = log->w->close(log->w, err);
     log_free(log);
     return ok;
+}
+
+void trace_log_flush(TraceLog *log)
+{
+    if (log && log->defer) {
+        trace_defer_flush(log->defer);
+    }
 }

@@ -7,7 +7,10 @@
  * (130 SIGINT, 143 SIGTERM) for a run a signal ended, after its stats and logs were
  * written as at a normal end. SIGUSR1 writes the stats files (or, without any, prints
  * the summary) and the run goes on. A progress line goes to stderr (run_progress.h)
- * unless --quiet. */
+ * unless --quiet.
+ * A platform of several partitions (its partition map, docs/parallel.md) runs on the
+ * partitioned engine, its partitions spread over --threads threads; its outputs do
+ * not depend on the thread count. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +19,10 @@
 #include "cli_log.h"
 #include "cli_opt.h"
 #include "cli_set.h"
+#include "cli_threads.h"
 #include "commands.h"
 #include "kernel/platform/platform.h"
+#include "kernel/trace/trace.h"
 #include "kernel/units.h"
 #include "run_progress.h"
 #include "run_signal.h"
@@ -36,6 +41,7 @@ typedef struct RunArgs {
     const char *stats_csv;
     const char *until_arg;
     const char *progress_arg;
+    unsigned threads;
     bool quiet;
     bool all;
 } RunArgs;
@@ -55,6 +61,7 @@ static const CliOpt run_opts[] = {
     {RUN_ALL, "all", NULL, "the summary also lists the statistics that stayed zero"},
     {RUN_PROGRESS, "progress", "SECONDS",
      "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
+    CLI_THREADS_OPT,
     CLI_OPT_HELP,
 };
 
@@ -104,6 +111,9 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
             break;
         case RUN_PROGRESS:
             a->progress_arg = val;
+            break;
+        case CLI_THREADS:
+            ok = cli_threads_parse(val, &a->threads, &err);
             break;
         default:
             ok = cli_log_option(&a->log, id, val, &err);
@@ -159,30 +169,42 @@ static void run_dump_now(const RunArgs *a, Platform *p, RunMeta *m, double t0)
     m->wall_s = run_progress_clock() - t0;
     SimError err;
     if (!a->stats && !a->stats_csv) {
-        summary_print(stdout, p, sim_now(p->sim), a->all);
+        summary_print(stdout, p, platform_now(p), a->all);
         fflush(stdout);
     } else if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
         fprintf(stderr, "%s\n", err.msg);
     } else {
         fprintf(stderr, "mgtlm run: stats written at t = %.3f us\n",
-                (double)sim_now(p->sim) / (double)SIM_US);
+                (double)platform_now(p) / (double)SIM_US);
     }
 }
 
 /* Runs in slices until idle, the limit or a stopping signal; sets m->stop and
- * m->signal and answers SIGUSR1 on the way. */
-static void run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr)
+ * m->signal and answers SIGUSR1 on the way. False (message printed) if the threads
+ * of the engine could not be started. */
+static bool run_loop(const RunArgs *a, Platform *p, TraceLog *log, RunMeta *m,
+                     RunProgress *pr, EngineTimes *times)
 {
     Sim *sim = p->sim;
     SimTime until = m->until;
     for (;;) {
-        SimTime next = sim_next_time(sim);
+        SimTime next = p->engine ? engine_next_time(p->engine) : sim_next_time(sim);
         if (next == SIM_TIME_MAX || next > until) {
             m->stop = next == SIM_TIME_MAX ? "idle" : "until";
             break;
         }
         SimTime slice_end = until - next <= RUN_SLICE ? until : next + RUN_SLICE;
-        sim_run(sim, slice_end);
+        if (p->engine) {
+            SimRunResult r;
+            SimError err;
+            if (!engine_run(p->engine, slice_end, a->threads, times, &r, &err)) {
+                fprintf(stderr, "mgtlm run: %s\n", err.msg);
+                return false;
+            }
+            trace_log_flush(log);
+        } else {
+            sim_run(sim, slice_end);
+        }
         if (run_signal_flag) {
             int stop;
             bool dump;
@@ -196,9 +218,47 @@ static void run_loop(const RunArgs *a, Platform *p, RunMeta *m, RunProgress *pr)
                 run_dump_now(a, p, m, pr->start);
             }
         }
-        run_progress_tick(pr, sim, run_progress_clock());
+        run_progress_tick(pr, platform_now(p), platform_events(p), run_progress_clock());
     }
     run_progress_end(pr);
+    return true;
+}
+
+/* Builds the platform of desc (taken) on one kernel (*sim) or, with several
+ * partitions, on an engine (*engine); NULL with err set on failure. */
+static Platform *run_build(PlatformDesc *desc, Sim **sim, Engine **engine, SimError *err)
+{
+    PlatformPartition parts;
+    *sim = NULL;
+    *engine = NULL;
+    if (!platform_partition(desc, &parts, err)) {
+        platform_desc_free(desc);
+        return NULL;
+    }
+    Platform *p;
+    if (parts.n > 1) {
+        *engine = engine_new(parts.n);
+        p = *engine ? platform_build_engine(desc, *engine, &parts, err) : NULL;
+    } else {
+        *sim = sim_new();
+        p = *sim ? platform_build(desc, *sim, err) : NULL;
+    }
+    if (!*sim && !*engine) {
+        platform_desc_free(desc);
+        sim_error_set(err, "out of memory");
+    }
+    platform_partition_free(&parts);
+    return p;
+}
+
+/* The summary line of an engine run: partitions, threads, where the time went. */
+static void run_print_engine(const Platform *p, unsigned threads, const EngineTimes *t)
+{
+    uint32_t n = engine_parts(p->engine);
+    printf("  %u partitions (lookahead %.3f ns) on %u threads: %llu windows, "
+           "%.3f s working, %.3f s waiting (thread seconds)\n",
+           n, (double)engine_lookahead(p->engine) / 1e3, threads < n ? threads : n,
+           (unsigned long long)t->windows, t->work_s, t->wait_s);
 }
 
 static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
@@ -209,11 +269,13 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     m->platform_name = pname;
     m->gpus = desc->info.gpus;
     m->seed = desc->info.seed;
-    Sim *sim = sim_new();
-    Platform *p = platform_build(desc, sim, &err);
+    Sim *sim;
+    Engine *engine;
+    Platform *p = run_build(desc, &sim, &engine, &err);
     if (!p) {
         fprintf(stderr, "%s\n", err.msg);
         sim_free(sim);
+        engine_free(engine);
         free(pname);
         return 2;
     }
@@ -222,6 +284,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
         fprintf(stderr, "%s\n", err.msg);
         platform_free(p);
         sim_free(sim);
+        engine_free(engine);
         free(pname);
         return 2;
     }
@@ -231,10 +294,18 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     const uint64_t *ctas_done, *ctas;
     summary_trace_ctas(p, &ctas_done, &ctas);
     run_progress_trace(&pr, ctas_done, ctas);
-    sim_watch(sim, &run_signal_flag);
+    if (engine) {
+        engine_watch(engine, &run_signal_flag);
+    } else {
+        sim_watch(sim, &run_signal_flag);
+    }
     run_signal_install();
     platform_reset(p);
-    run_loop(a, p, m, &pr);
+    EngineTimes times = {0};
+    if (!run_loop(a, p, log, m, &pr, &times)) {
+        m->stop = "error";
+        status = 2;
+    }
     m->wall_s = run_progress_clock() - pr.start;
     platform_finish_stats(p);
     if (!cli_log_close(log, &err)) {
@@ -246,16 +317,23 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
         status = 2;
     }
     run_signal_restore();
-    sim_watch(sim, NULL);
+    if (engine) {
+        engine_watch(engine, NULL);
+    } else {
+        sim_watch(sim, NULL);
+    }
     if (!a->quiet) {
-        uint64_t events = sim_events_executed(sim);
+        uint64_t events = platform_events(p);
         printf("mgtlm run: %s, %u GPUs, %zu instances, stopped: %s%s%s\n", pname, m->gpus,
                p->nblocks, m->stop, m->signal ? " " : "",
                m->signal ? run_signal_name(m->signal) : "");
         printf("  %llu events, %.3f s host (%.2f M events/s)\n",
                (unsigned long long)events, m->wall_s,
                m->wall_s > 0 ? (double)events / m->wall_s / 1e6 : 0.0);
-        summary_print(stdout, p, sim_now(sim), a->all);
+        if (engine) {
+            run_print_engine(p, a->threads, &times);
+        }
+        summary_print(stdout, p, platform_now(p), a->all);
     }
     if (summary_report_errors(stderr, p) > 0 && status == 0) {
         status = 1;
@@ -265,13 +343,14 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     }
     platform_free(p);
     sim_free(sim);
+    engine_free(engine);
     free(pname);
     return status;
 }
 
 int cmd_run(Registry *r, int argc, char **argv)
 {
-    RunArgs a = {0};
+    RunArgs a = {.threads = 1};
     cli_log_init(&a.log);
     json_t *cli_sets = json_object();
     json_t *sets = json_object();

@@ -1,4 +1,5 @@
-/* `mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]... [--log-format F]`:
+/* `mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]... [--log-format F]
+ * [--threads N]`:
  * runs directed testbenches and compares them with their golden vectors.
  * stdout: "PASS <name>" or "FAIL <name>" (with reasons and the first differing
  * records) per testbench, then "<n> passed, <m> failed".
@@ -6,18 +7,21 @@
  * stderr and "FAIL <file> (bad input)" on stdout, and counts as failed.
  * Exit status: 0 all passed, 2 if any input was bad, else 1 if any failed.
  * With --log-dir D each testbench logs into D/<file name without .json>; two
- * testbenches with the same file name in one invocation are refused. */
+ * testbenches with the same file name in one invocation are refused. --threads N runs
+ * the partitions of a platform of several on N threads (docs/parallel.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_log.h"
 #include "cli_opt.h"
+#include "cli_threads.h"
 #include "commands.h"
 #include "testbench.h"
 
 static const CliOpt test_opts[] = {
     CLI_LOG_OPTS,
+    CLI_THREADS_OPT,
     CLI_OPT_HELP,
 };
 
@@ -41,15 +45,20 @@ static char *test_stem(const char *path)
 
 /* Reads the command line; returns CLI_END with the testbench files in *files and
  * *nfiles, CLI_HELP after printing the help, CLI_ERROR with err set. */
-static int test_parse(int argc, char **argv, CliLog *log, char ***files, int *nfiles,
-                      SimError *err)
+static int test_parse(int argc, char **argv, CliLog *log, unsigned *threads,
+                      char ***files, int *nfiles, SimError *err)
 {
     CliParse cp;
     const char *val;
     int id;
     cli_parse_init(&cp, &test_spec, argc, argv);
     while ((id = cli_parse_next(&cp, &val, err)) > 0) {
-        if (!cli_log_option(log, id, val, err)) {
+        bool ok = id == CLI_THREADS ? cli_threads_parse(val, threads, err)
+                                    : cli_log_option(log, id, val, err);
+        if (!ok) {
+            if (id == CLI_THREADS) {
+                sim_error_prefix(err, "mgtlm test");
+            }
             return CLI_ERROR;
         }
     }
@@ -84,13 +93,13 @@ static bool test_stems_unique(char **files, int n, char **stems, SimError *err)
 }
 
 static int test_all(const Registry *r, char **files, int n, const CliLog *log,
-                    char **stems)
+                    unsigned threads, char **stems)
 {
     int passed = 0, failed = 0, status = 0;
     for (int i = 0; i < n; i++) {
         SimError err;
-        TbStatus s =
-            testbench_run(r, files[i], log->dir ? log : NULL, stems[i], stdout, &err);
+        TbStatus s = testbench_run_threads(r, files[i], log->dir ? log : NULL, stems[i],
+                                           threads, stdout, &err);
         if (s == TB_BAD_INPUT) {
             fflush(stdout);
             fprintf(stderr, "%s\n", err.msg);
@@ -115,7 +124,8 @@ int cmd_test(Registry *r, int argc, char **argv)
     char **stems = calloc((size_t)argc + 1, sizeof *stems);
     int nfiles = 0, status = 2;
     SimError err;
-    int parsed = test_parse(argc, argv, &log, &files, &nfiles, &err);
+    unsigned threads = 1;
+    int parsed = test_parse(argc, argv, &log, &threads, &files, &nfiles, &err);
     if (parsed == CLI_HELP) {
         status = 0;
     } else if (!stems) {
@@ -124,7 +134,7 @@ int cmd_test(Registry *r, int argc, char **argv)
                (log.dir && !test_stems_unique(files, nfiles, stems, &err))) {
         fprintf(stderr, "%s\n", err.msg);
     } else {
-        status = test_all(r, files, nfiles, &log, stems);
+        status = test_all(r, files, nfiles, &log, threads, stems);
     }
     for (int i = 0; stems && i < nfiles; i++) {
         free(stems[i]);

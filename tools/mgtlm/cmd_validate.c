@@ -1,7 +1,9 @@
 /* `mgtlm validate PLATFORM [-d|--dump] [-s|--set inst.param=value]... [-t|--trace DIR]`:
  * loads the
  * platform (template or flat form), applies the sets, builds it (parameters, realize,
- * wires, required ports) and prints "<file>: ok (<n> instances, <m> wires)", or with
+ * wires, required ports) and prints "<file>: ok (<n> instances, <m> wires, <k>
+ * partitions, lookahead <time>)" (the partition map, docs/parallel.md; one partition
+ * has no lookahead), or with
  * --dump the flat form: one top-level key per line, one instance or wire per line (this
  * output is itself a valid platform file). Errors: one line on stderr, exit 2. */
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "commands.h"
 #include "flat_print.h"
 #include "kernel/platform/platform.h"
+#include "kernel/units.h"
 
 static const CliOpt validate_opts[] = {
     {'d', "dump", NULL, "print the flat platform (a valid platform file)"},
@@ -23,7 +26,8 @@ static const CliOpt validate_opts[] = {
 
 static const CliSpec validate_spec = {
     "mgtlm validate", "PLATFORM [options]",
-    "Loads and builds PLATFORM and prints \"<file>: ok (<n> instances, <m> wires)\".",
+    "Loads and builds PLATFORM and prints \"<file>: ok (<n> instances, <m> wires, <k>\n"
+    "partitions, lookahead <time>)\".",
     validate_opts, sizeof validate_opts / sizeof validate_opts[0]};
 
 /* Reads the command line; returns CLI_END when the platform can be validated,
@@ -64,6 +68,12 @@ int cmd_validate(Registry *r, int argc, char **argv)
         return 2;
     }
     json_decref(sets);
+    PlatformPartition parts;
+    if (!platform_partition(&desc, &parts, &err)) {
+        platform_desc_free(&desc);
+        fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
     Sim *sim = sim_new();
     Platform *p = sim ? platform_build(&desc, sim, &err) : NULL;
     if (!p) {
@@ -72,6 +82,7 @@ int cmd_validate(Registry *r, int argc, char **argv)
         }
         fprintf(stderr, "%s\n", sim ? err.msg : "mgtlm validate: out of memory");
         sim_free(sim);
+        platform_partition_free(&parts);
         return 2;
     }
     if (dump) {
@@ -79,9 +90,16 @@ int cmd_validate(Registry *r, int argc, char **argv)
         flat_print(stdout, flat);
         json_decref(flat);
     } else {
-        printf("%s: ok (%zu instances, %zu wires)\n", path, p->desc.ninst,
-               p->desc.nwires);
+        printf("%s: ok (%zu instances, %zu wires, %u partition%s", path, p->desc.ninst,
+               p->desc.nwires, parts.n, parts.n == 1 ? "" : "s");
+        if (parts.ncut > 0) {
+            char la[UNITS_BUF];
+            units_format_time(parts.lookahead, la);
+            printf(", lookahead %s", la);
+        }
+        printf(")\n");
     }
+    platform_partition_free(&parts);
     platform_free(p);
     sim_free(sim);
     return 0;

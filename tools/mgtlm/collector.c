@@ -7,14 +7,27 @@
 #include "kernel/glob.h"
 #include "kernel/json_util.h"
 
-static void collector_record(TraceSink *sink, const Port *port, const char *ev,
-                             const Txn *t)
+static void collector_store(Collector *c, SimTime now, const Port *port, const char *ev,
+                            const Txn *t)
 {
-    Collector *c = (Collector *)sink;
-    json_t *rec = trace_record_json(sim_now(port->owner->sim), port->name, ev, t);
+    json_t *rec = trace_record_json(now, port->name, ev, t);
     if (!rec || json_array_append_new(c->records, rec) != 0) {
         c->oom = true;
     }
+}
+
+static void collector_record(TraceSink *sink, const Port *port, const char *ev,
+                             const Txn *t)
+{
+    collector_store((Collector *)sink, sim_now(port->owner->sim), port, ev, t);
+}
+
+/* TraceDeferFn: a deferred record of port i. */
+static void collector_deferred(void *ctx, size_t i, SimTime now, const char *ev,
+                               const Txn *t)
+{
+    Collector *c = ctx;
+    collector_store(c, now, c->ports[i], ev, t);
 }
 
 static bool glob_list_check(json_t *globs, const char *origin, SimError *err)
@@ -78,6 +91,12 @@ static bool collector_select(Collector *c, Platform *p, json_t *globs, const cha
     return ok;
 }
 
+/* The sink attached to observed port i. */
+static TraceSink *collector_sink(Collector *c, size_t i)
+{
+    return c->defer ? trace_defer_sink(c->defer, i) : &c->sink;
+}
+
 bool collector_attach(Collector *c, Platform *p, json_t *globs, const char *origin,
                       SimError *err)
 {
@@ -91,8 +110,11 @@ bool collector_attach(Collector *c, Platform *p, json_t *globs, const char *orig
         c->n = 0;
         return false;
     }
+    if (p->engine) {
+        c->defer = trace_defer_new(collector_deferred, c, p->engine, c->ports, c->n);
+    }
     for (size_t i = 0; i < c->n; i++) {
-        if (!trace_attach(c->ports[i], &c->sink, err)) {
+        if (!trace_attach(c->ports[i], collector_sink(c, i), err)) {
             c->n = i;
             return false;
         }
@@ -100,12 +122,21 @@ bool collector_attach(Collector *c, Platform *p, json_t *globs, const char *orig
     return true;
 }
 
+void collector_flush(Collector *c)
+{
+    if (c->defer) {
+        trace_defer_flush(c->defer);
+    }
+}
+
 void collector_detach(Collector *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        trace_detach(c->ports[i], &c->sink);
+        trace_detach(c->ports[i], collector_sink(c, i));
     }
     c->n = 0;
+    trace_defer_free(c->defer);
+    c->defer = NULL;
 }
 
 void collector_free(Collector *c)

@@ -42,7 +42,7 @@ static void run_progress_share(FILE *f, double frac, const char *what, double el
     fputc(')', f);
 }
 
-void run_progress_tick(RunProgress *pr, const Sim *sim, double now)
+void run_progress_tick(RunProgress *pr, SimTime t, uint64_t events, double now)
 {
     if (pr->interval <= 0 || now - pr->last < pr->interval) {
         return;
@@ -50,8 +50,6 @@ void run_progress_tick(RunProgress *pr, const Sim *sim, double now)
     pr->last = now;
     pr->shown = true;
     double elapsed = now - pr->start;
-    SimTime t = sim_now(sim);
-    uint64_t events = sim_events_executed(sim);
     fprintf(pr->f, "%s  t = %.3f us", pr->tty ? "\r" : "mgtlm run:", (double)t / 1e6);
     if (pr->ctas && *pr->ctas > 0) {
         char what[64];

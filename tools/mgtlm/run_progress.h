@@ -32,8 +32,9 @@ void run_progress_init(RunProgress *pr, FILE *f, double interval, bool tty, SimT
 /* Follows a trace instead of the time limit: *done of *total CTAs ended (borrowed
  * counters that must outlive pr; NULL: none). */
 void run_progress_trace(RunProgress *pr, const uint64_t *done, const uint64_t *total);
-/* Writes a line if interval seconds passed since the last one. */
-void run_progress_tick(RunProgress *pr, const Sim *sim, double now);
+/* Writes a line if interval seconds passed since the last one: simulated time t and
+ * events executed so far. */
+void run_progress_tick(RunProgress *pr, SimTime t, uint64_t events, double now);
 /* Ends the rewritten line on a terminal. */
 void run_progress_end(RunProgress *pr);
 

@@ -32,8 +32,8 @@ static json_t *run_stats_run(const Platform *p, const RunMeta *m)
                   (json_int_t)m->gpus, "seed", (json_int_t)m->seed, "workload",
                   m->workload ? json_string(m->workload) : json_null(), "workload_sets",
                   m->workload_sets, "sets", m->cli_sets, "until_ps",
-                  run_stats_time(m->until), "simulated_ps", (json_int_t)sim_now(p->sim),
-                  "events", (json_int_t)sim_events_executed(p->sim), "stop", m->stop);
+                  run_stats_time(m->until), "simulated_ps", (json_int_t)platform_now(p),
+                  "events", (json_int_t)platform_events(p), "stop", m->stop);
     if (m->signal) {
         json_object_set_new(run, "signal", json_string(run_signal_name(m->signal)));
     }
@@ -43,7 +43,7 @@ static json_t *run_stats_run(const Platform *p, const RunMeta *m)
 
 static json_t *run_stats_host(const Platform *p, const RunMeta *m)
 {
-    double events = (double)sim_events_executed(p->sim);
+    double events = (double)platform_events(p);
     return json_pack("{s:s,s:s,s:f,s:f}", "mgtlm_version", MGTLM_VERSION, "mgtlm_commit",
                      MGTLM_COMMIT, "wall_s", m->wall_s, "events_per_second",
                      m->wall_s > 0 ? events / m->wall_s : 0.0);

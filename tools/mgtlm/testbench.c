@@ -1,11 +1,12 @@
 /* Running a testbench: build the platform described by tb_load, load the drivers'
  * stimulus, attach the collector (and the log), reset, run until `until` or idle,
- * then judge: the drivers' response checks, the model-error counters and the golden
- * comparison. A model-error counter (StatDef.is_error) that is not zero fails the
- * testbench unless `expect_errors` lists it; a listed counter must end at exactly its
- * listed value (any counter may be listed). Output per
- * testbench: "PASS <name>", or "FAIL <name>" followed by indented reasons and the
- * first differing records side by side (golden_print_diff). */
+ * then judge (a platform of several partitions runs on the partitioned engine, its
+ * records merged as trace_defer.c says): the drivers' response checks, the model-error
+ * counters and the golden comparison. A model-error counter (StatDef.is_error) that is
+ * not zero fails the testbench unless `expect_errors` lists it; a listed counter must end
+ * at exactly its listed value (any counter may be listed). Output per testbench: "PASS
+ * <name>", or "FAIL <name>" followed by indented reasons and the first differing records
+ * side by side (golden_print_diff). */
 #include "testbench.h"
 
 #include <stdlib.h>
@@ -17,12 +18,23 @@
 
 static bool tb_build(Tb *tb, SimError *err)
 {
-    tb->sim = sim_new();
-    if (!tb->sim) {
+    PlatformPartition parts;
+    if (!platform_partition(&tb->desc, &parts, err)) {
+        return false;
+    }
+    if (parts.n > 1) {
+        tb->engine = engine_new(parts.n);
+    } else {
+        tb->sim = sim_new();
+    }
+    if (!tb->sim && !tb->engine) {
+        platform_partition_free(&parts);
         return tb_fail(tb, "/", err, "out of memory");
     }
     tb->has_desc = false;
-    tb->p = platform_build(&tb->desc, tb->sim, err);
+    tb->p = tb->engine ? platform_build_engine(&tb->desc, tb->engine, &parts, err)
+                       : platform_build(&tb->desc, tb->sim, err);
+    platform_partition_free(&parts);
     if (!tb->p) {
         return false;
     }
@@ -58,7 +70,16 @@ static bool tb_run(Tb *tb, const CliLog *log, const char *log_subdir, SimError *
         return false;
     }
     platform_reset(tb->p);
-    sim_run(tb->sim, tb->until);
+    if (tb->engine) {
+        SimRunResult res;
+        if (!engine_run(tb->engine, tb->until, tb->threads, NULL, &res, err)) {
+            return false;
+        }
+        collector_flush(&tb->col);
+        trace_log_flush(tb->log);
+    } else {
+        sim_run(tb->sim, tb->until);
+    }
     collector_detach(&tb->col);
     TraceLog *l = tb->log;
     tb->log = NULL;
@@ -141,9 +162,8 @@ static void tb_free(Tb *tb)
     if (tb->p) {
         platform_free(tb->p);
     }
-    if (tb->sim) {
-        sim_free(tb->sim);
-    }
+    sim_free(tb->sim);
+    engine_free(tb->engine);
     if (tb->has_desc) {
         platform_desc_free(&tb->desc);
     }
@@ -154,10 +174,18 @@ static void tb_free(Tb *tb)
 TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
                        const char *log_subdir, FILE *out, SimError *err)
 {
+    return testbench_run_threads(r, path, log, log_subdir, 1, out, err);
+}
+
+TbStatus testbench_run_threads(const Registry *r, const char *path, const CliLog *log,
+                               const char *log_subdir, unsigned threads, FILE *out,
+                               SimError *err)
+{
     Tb tb;
     memset(&tb, 0, sizeof tb);
     tb.registry = r;
     tb.path = path;
+    tb.threads = threads;
     TbStatus status = TB_BAD_INPUT;
     if (tb_load(&tb, err) && tb_build(&tb, err) && tb_run(&tb, log, log_subdir, err)) {
         status = tb_judge(&tb, out);

@@ -19,5 +19,10 @@ typedef enum TbStatus { TB_PASS = 0, TB_FAIL = 1, TB_BAD_INPUT = 2 } TbStatus;
  * JSON path (or line). log may be NULL; its output goes to <log dir>/<log_subdir>. */
 TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
                        const char *log_subdir, FILE *out, SimError *err);
+/* testbench_run with the partitions of a platform of several (docs/parallel.md) run
+ * on `threads` threads (the same records and verdict for any number). */
+TbStatus testbench_run_threads(const Registry *r, const char *path, const CliLog *log,
+                               const char *log_subdir, unsigned threads, FILE *out,
+                               SimError *err);
 
 #endif

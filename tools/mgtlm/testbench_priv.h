@@ -20,11 +20,13 @@ typedef struct Tb {
     Golden golden;     /* owned */
     PlatformDesc desc; /* owned until platform_build takes it */
     bool has_desc;
-    SimTime until; /* SIM_TIME_MAX: run until idle */
-    Sim *sim;      /* owned */
-    Platform *p;   /* owned */
-    Collector col; /* owned */
-    TraceLog *log; /* owned */
+    SimTime until;    /* SIM_TIME_MAX: run until idle */
+    Sim *sim;         /* owned; NULL on the engine */
+    Engine *engine;   /* owned: the platform has several partitions; else NULL */
+    unsigned threads; /* threads of the engine */
+    Platform *p;      /* owned */
+    Collector col;    /* owned */
+    TraceLog *log;    /* owned */
 } Tb;
 
 /* "<path>: <pointer>: <message>" into err; returns false. */

@@ -122,7 +122,7 @@ static const char *progress_text(RunProgress *pr, const Sim *sim)
     free(text);
     FILE *f = open_memstream(&text, &len);
     pr->f = f;
-    run_progress_tick(pr, sim, 1.0);
+    run_progress_tick(pr, sim_now(sim), sim_events_executed(sim), 1.0);
     fclose(f);
     return text;
 }

@@ -1,0 +1,382 @@
+/* The partitioned engine (see engine.h): kernels, outboxes, the window loop and its
+ * threads.
+ *
+ * Decisions:
+ * - Windows, not null messages: every partition of a platform talks to the fabric,
+ *   so null messages would flow on every cut wire at every lookahead step anyway; a
+ *   window costs one barrier for all of them and skips idle time in one step.
+ * - One barrier per window. After it, each thread schedules the messages sent to its
+ *   partitions in the window (reading the senders' outboxes) and computes the next W
+ *   from the values every partition published before the barrier (its next event
+ *   and the earliest message it sent), so all threads agree without a second
+ *   barrier. Outboxes and published values are double-buffered by window parity: a
+ *   buffer filled in window k is read after barrier k and released by its sender after
+ *   barrier k + 1, when every reader is done with it.
+ * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
+ *   its reference when it releases the outbox, so no pool is touched by two threads.
+ * - Barrier: pthread_barrier_wait (docs/parallel.md compares it with spinning on this
+ *   2-core machine). */
+#include "engine.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "sim_priv.h"
+#include "xalloc.h"
+
+typedef struct EnginePub {
+    SimTime next; /* earliest pending event or message of the partition */
+    bool stop;
+    bool sent; /* the partition sent messages in the window */
+} EnginePub;
+
+struct Engine {
+    uint32_t n;
+    Sim **sim;        /* n kernels, owned */
+    Outbox *box;      /* n * n: box[s * n + d] from partition s to d */
+    OutboxSide *side; /* n: each partition's side of its outboxes */
+    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
+    SimTime lookahead;
+    const volatile sig_atomic_t *watch;
+};
+
+/* What the threads of one engine_run share. */
+typedef struct EngineRun {
+    Engine *e;
+    SimTime until; /* at most SIM_TIME_LIMIT */
+    SimTime start; /* the first W */
+    unsigned threads;
+    pthread_barrier_t barrier;
+    pthread_mutex_t gate; /* the helpers start once every one of them exists */
+    pthread_cond_t open;
+    int go; /* 0 wait, 1 run, -1 a thread could not be created: return */
+} EngineRun;
+
+typedef struct EngineThread {
+    EngineRun *run;
+    unsigned id;
+    EngineTimes times;
+    SimRunResult result;
+    pthread_t th;
+} EngineThread;
+
+static const volatile sig_atomic_t engine_unset = 0;
+
+Engine *engine_new(uint32_t nparts)
+{
+    Engine *e = xcalloc(1, sizeof *e);
+    e->n = nparts;
+    e->sim = xcalloc(nparts, sizeof *e->sim);
+    e->box = xcalloc((size_t)nparts * nparts, sizeof *e->box);
+    e->pub = xcalloc(2 * (size_t)nparts, sizeof *e->pub);
+    e->side = xcalloc(nparts, sizeof *e->side);
+    e->lookahead = SIM_TIME_MAX;
+    e->watch = &engine_unset;
+    for (uint32_t p = 0; p < nparts; p++) {
+        outbox_side_begin(&e->side[p], 0);
+        for (uint32_t d = 0; d < nparts; d++) {
+            outbox_init(&e->box[(size_t)p * nparts + d], &e->side[p]);
+        }
+    }
+    for (uint32_t p = 0; p < nparts; p++) {
+        if (!(e->sim[p] = sim_new_partition(p))) {
+            engine_free(e);
+            return NULL;
+        }
+        sim_keep_reports(e->sim[p]);
+    }
+    return e;
+}
+
+void engine_free(Engine *e)
+{
+    if (!e) {
+        return;
+    }
+    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
+        outbox_destroy(&e->box[i]);
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        sim_free(e->sim[p]);
+    }
+    free(e->sim);
+    free(e->box);
+    free(e->side);
+    free(e->pub);
+    free(e);
+}
+
+uint32_t engine_parts(const Engine *e)
+{
+    return e->n;
+}
+
+Sim *engine_sim(const Engine *e, uint32_t p)
+{
+    return e->sim[p];
+}
+
+void engine_cut(Engine *e, Port *a, uint32_t pa, Port *b, uint32_t pb)
+{
+    port_cut(a, &e->box[(size_t)pa * e->n + pb], b, &e->box[(size_t)pb * e->n + pa]);
+    if (a->latency < e->lookahead) {
+        e->lookahead = a->latency;
+    }
+}
+
+uint32_t engine_part_of(const Engine *e, const Sim *sim)
+{
+    uint32_t p = 0;
+    while (p + 1 < e->n && e->sim[p] != sim) {
+        p++;
+    }
+    return p;
+}
+
+SimTime engine_lookahead(const Engine *e)
+{
+    return e->lookahead;
+}
+
+void engine_watch(Engine *e, const volatile sig_atomic_t *flag)
+{
+    e->watch = flag ? flag : &engine_unset;
+}
+
+SimTime engine_now(const Engine *e)
+{
+    SimTime now = 0;
+    for (uint32_t p = 0; p < e->n; p++) {
+        SimTime t = sim_now(e->sim[p]);
+        now = t > now ? t : now;
+    }
+    return now;
+}
+
+uint64_t engine_events(const Engine *e)
+{
+    uint64_t n = 0;
+    for (uint32_t p = 0; p < e->n; p++) {
+        n += sim_events_executed(e->sim[p]);
+    }
+    return n;
+}
+
+SimTime engine_next_time(const Engine *e)
+{
+    SimTime next = SIM_TIME_MAX;
+    for (uint32_t p = 0; p < e->n; p++) {
+        SimTime t = sim_next_time(e->sim[p]);
+        next = t < next ? t : next;
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        next = e->side[p].earliest < next ? e->side[p].earliest : next;
+    }
+    return next;
+}
+
+static double engine_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Schedules in partition d the messages sent to it in window k, in sending-partition
+ * order (pub: the values published for window k). */
+static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
+{
+    for (uint32_t s = 0; s < e->n; s++) {
+        if (!pub[s].sent) {
+            continue;
+        }
+        const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
+        for (size_t i = 0; i < b->n; i++) {
+            port_cut_deliver(e->sim[d], &b->m[i]);
+        }
+    }
+}
+
+/* Writes the partitions' report lines to stderr merged by (time, partition), each
+ * partition's in its own order (single-threaded). */
+static void engine_reports(Engine *e)
+{
+    for (;;) {
+        SimReports *first = NULL;
+        for (uint32_t p = 0; p < e->n; p++) {
+            SimReports *r = e->sim[p]->reports;
+            if (r->next < r->n && (!first || r->r[r->next].t < first->r[first->next].t)) {
+                first = r;
+            }
+        }
+        if (!first) {
+            break;
+        }
+        fputs(first->r[first->next].line, stderr);
+        free(first->r[first->next++].line);
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        e->sim[p]->reports->n = e->sim[p]->reports->next = 0;
+    }
+}
+
+/* Releases every outbox buffer and starts window 0 (single-threaded). */
+static void engine_empty(Engine *e)
+{
+    for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
+        outbox_release(&e->box[i], 0);
+        outbox_release(&e->box[i], 1);
+    }
+    for (uint32_t p = 0; p < e->n; p++) {
+        outbox_side_begin(&e->side[p], 0);
+    }
+}
+
+/* Single-threaded, between runs: delivers what was sent outside a window (by the
+ * blocks' reset) and empties every outbox. */
+static void engine_flush(Engine *e)
+{
+    for (uint32_t d = 0; d < e->n; d++) {
+        for (uint32_t s = 0; s < e->n; s++) {
+            const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
+            for (size_t i = 0; i < b->n; i++) {
+                port_cut_deliver(e->sim[d], &b->m[i]);
+            }
+        }
+    }
+    engine_empty(e);
+}
+
+/* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
+static void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
+{
+    OutboxSide *side = &e->side[p];
+    outbox_side_begin(side, k);
+    SimRunResult r = sim_run(e->sim[p], end - 1);
+    SimTime next = sim_next_time(e->sim[p]);
+    next = side->earliest < next ? side->earliest : next;
+    e->pub[(k & 1u) * e->n + p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch,
+                                              side->earliest != SIM_TIME_MAX};
+}
+
+static void *engine_thread(void *arg)
+{
+    EngineThread *th = arg;
+    EngineRun *run = th->run;
+    Engine *e = run->e;
+    if (th->id > 0) {
+        pthread_mutex_lock(&run->gate);
+        while (run->go == 0) {
+            pthread_cond_wait(&run->open, &run->gate);
+        }
+        bool cancelled = run->go < 0;
+        pthread_mutex_unlock(&run->gate);
+        if (cancelled) {
+            return NULL;
+        }
+    }
+    SimTime w = run->start;
+    double t = engine_clock();
+    for (unsigned k = 0;; k++) {
+        if (w == SIM_TIME_MAX || w > run->until) {
+            th->result = w == SIM_TIME_MAX ? SIM_RUN_IDLE : SIM_RUN_UNTIL;
+            break;
+        }
+        SimTime end = w > SIM_TIME_MAX - e->lookahead ? SIM_TIME_MAX : w + e->lookahead;
+        if (end > run->until) {
+            end = run->until + 1;
+        }
+        for (uint32_t p = th->id; p < e->n; p += run->threads) {
+            engine_window(e, p, k, end);
+        }
+        if (run->threads > 1) {
+            double before = engine_clock();
+            th->times.work_s += before - t;
+            pthread_barrier_wait(&run->barrier);
+            t = engine_clock();
+            th->times.wait_s += t - before;
+        }
+        th->times.windows++;
+        const EnginePub *pub = &e->pub[(k & 1u) * e->n];
+        const EnginePub *before = &e->pub[((k - 1) & 1u) * e->n];
+        for (uint32_t p = th->id; p < e->n; p += run->threads) {
+            engine_deliver(e, p, k, pub);
+            for (uint32_t d = 0; k > 0 && before[p].sent && d < e->n; d++) {
+                outbox_release(&e->box[(size_t)p * e->n + d], k - 1);
+            }
+        }
+        bool stop = false;
+        w = SIM_TIME_MAX;
+        for (uint32_t p = 0; p < e->n; p++) {
+            w = pub[p].next < w ? pub[p].next : w;
+            stop = stop || pub[p].stop;
+        }
+        if (stop) {
+            th->result = SIM_RUN_STOPPED;
+            break;
+        }
+    }
+    th->times.work_s += engine_clock() - t;
+    return NULL;
+}
+
+bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
+                SimRunResult *result, SimError *err)
+{
+    if (*e->watch) {
+        *result = SIM_RUN_STOPPED;
+        return true;
+    }
+    engine_flush(e);
+    EngineRun run = {.e = e,
+                     .until = until > SIM_TIME_LIMIT ? SIM_TIME_LIMIT : until,
+                     .start = engine_next_time(e),
+                     .threads = threads < 1      ? 1
+                                : threads > e->n ? e->n
+                                                 : threads};
+    EngineThread *th = xcalloc(run.threads, sizeof *th);
+    unsigned started = 1;
+    pthread_barrier_init(&run.barrier, NULL, run.threads);
+    pthread_mutex_init(&run.gate, NULL);
+    pthread_cond_init(&run.open, NULL);
+    for (unsigned i = 0; i < run.threads; i++) {
+        th[i] = (EngineThread){.run = &run, .id = i};
+    }
+    while (started < run.threads &&
+           pthread_create(&th[started].th, NULL, engine_thread, &th[started]) == 0) {
+        started++;
+    }
+    bool ok = started == run.threads;
+    pthread_mutex_lock(&run.gate);
+    run.go = ok ? 1 : -1;
+    pthread_cond_broadcast(&run.open);
+    pthread_mutex_unlock(&run.gate);
+    if (ok) {
+        engine_thread(&th[0]);
+    }
+    for (unsigned i = 1; i < started; i++) {
+        pthread_join(th[i].th, NULL);
+    }
+    pthread_barrier_destroy(&run.barrier);
+    pthread_mutex_destroy(&run.gate);
+    pthread_cond_destroy(&run.open);
+    if (!ok) {
+        free(th);
+        return sim_error_set(err, "cannot start thread %u of %u", started + 1,
+                             run.threads);
+    }
+    engine_empty(e);
+    engine_reports(e);
+    *result = th[0].result;
+    for (unsigned i = 0; times && i < run.threads; i++) {
+        times->work_s += th[i].times.work_s;
+        times->wait_s += th[i].times.wait_s;
+    }
+    if (times) {
+        times->windows += th[0].times.windows;
+    }
+    free(th);
+    return true;
+}
