@@ -4,10 +4,11 @@
     parallel.py MGTLM SRCROOT CASE
 
 CASE is one of:
-  platforms  every shipped platform (but those in shared_pattern.txt), as shipped (one
-             partition) and as a cut variant (fabric wires of 10 ns: one partition per
-             GPU plus the fabric), run with --threads 1, 2 and 4 (4 on 4-GPU ones):
-             the stats (all but the host section) and the binary log byte for byte
+  platforms  every shipped platform as shipped, and, where the shipped one is a single
+             partition, as a cut variant (fabric wires of 10 ns), run with --threads
+             1, 2 and 4 (4 on 4-GPU ones): the stats (all but the host section) and
+             the binary log byte for byte; the gpu{4,8,16}-* families must be cut
+             at the fabric by the default map (one partition per GPU plus the fabric)
   trace      a trace-driven run (traces/public/vectoradd) on cut gpu4 and gpu16
              variants: stats and every JSON Lines log, threads 1, 2 and 4
   stress     very unequal partitions (one cu alone), a cut wire of 1 ps (explicit
@@ -23,9 +24,10 @@ CASE is one of:
              reading it count data errors): exit 1 for 1 and 2 threads, the same
              stats and the same stderr (its lines merged by time, then partition)
 
-Shipped platforms are one partition each (their fabric wires have latency 0, so the
-default map merges everything), hence the cut variants: a platform file that extends
-the shipped one and sets the fabric's wire latency. Prints one line per check and
+The gpu{4,8,16}-* platforms reach the fabric switch over 10 ns wires, so the default
+map gives one partition per GPU plus the fabric; platforms whose fabric wires have
+latency 0 (the chiplet ones) are one partition, hence their cut variants: a platform
+file that extends the shipped one and sets the fabric's wire latency. Prints one line per check and
 "<n> passed, <m> failed"; exit 1 on a failure.
 """
 import json
@@ -45,11 +47,6 @@ results = {"pass": 0, "fail": 0}
 def check(ok, what):
     results["pass" if ok else "fail"] += 1
     print(("ok   " if ok else "FAIL ") + what)
-
-
-def shared_pattern():
-    with open(os.path.join(HERE, "shared_pattern.txt")) as f:
-        return {l.strip() for l in f if l.strip() and not l.startswith("#")}
 
 
 def variant(tmp, base, name, extra):
@@ -108,19 +105,34 @@ def same_for_threads(tmp, tag, platform, threads, args, fmt="binary", parts=None
     return first
 
 
+def partitions(line):
+    """The partition count a `validate` line reports."""
+    words = line.replace(",", " ").split()
+    return int(words[words.index("partitions") - 1]) if "partitions" in words else 1
+
+
 def case_platforms(tmp):
-    skip = shared_pattern()
     for f in sorted(os.listdir(PLATFORMS)):
         name = f[:-len(".json")]
-        if not f.endswith(".json") or name in skip:
+        if not f.endswith(".json"):
             continue
-        gpus = int(name[3:name.index("-")])
-        threads = [1, 2, 4] if gpus == 4 else [1, 2]
-        args = ["--set", "gpu*.cu[*].count=100", "--until", "20us"]
         path = os.path.join(PLATFORMS, f)
+        with open(path) as fp:
+            doc = json.load(fp)
+        args = ["--set", "gpu*.cu[*].count=100", "--until", "20us"]
+        parts = partitions(validate(path))
+        if name.startswith("gpu") and "-" in name:
+            gpus = int(name[3:name.index("-")])
+            check(parts == gpus + 1, "%s: %d partitions by the default map (%d GPUs)"
+                  % (name, parts, gpus))
+        threads = [1, 2, 4] if parts >= 4 and parts <= 5 else [1, 2]
+        if parts > 1:
+            same_for_threads(tmp, name, path, threads, args)
+            continue
         same_for_threads(tmp, name, path, [1, 2], args, parts=1)
         cut = variant(tmp, path, name + "-cut", {"fabric": {"latency": "10ns"}})
-        same_for_threads(tmp, name + "-cut", cut, threads, args, parts=gpus + 1)
+        same_for_threads(tmp, name + "-cut", cut, threads, args)
+        check(partitions(validate(cut)) > 1, "%s-cut: more than one partition" % name)
 
 
 def case_trace(tmp):
