@@ -25,7 +25,8 @@
  *   ctl_error.
  * - The kernel file is opened at the launch and read in file order, one CTA ahead:
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
- *   SMs'). Reading stops once the GPU's last CTA is read.
+ *   SMs'), in the reader (ats_reader_view), and encodes it straight into the cta
+ *   message when it gives it. Reading stops once the GPU's last CTA is read.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -101,9 +102,9 @@ typedef struct Disp {
     AtsKernelInfo info;
     CtaMap map;
     uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;    /* msg holds the next CTA; nothing more to read */
-    uint8_t *msg;       /* the next CTA, encoded (core_cta_encode); owned, reused */
-    size_t msg_len, msg_cap;
+    bool ready, eof;    /* next holds the next CTA; nothing more to read */
+    const AtsCta *next; /* the reader's view of it (borrowed while ready) */
+    size_t next_len;    /* its message's bytes (core_cta_size) */
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
@@ -190,9 +191,8 @@ static bool disp_peek(Disp *d)
             disp_trace_error(d, msg);
             continue;
         }
-        d->msg = xgrow(d->msg, &d->msg_cap, n, 1, 4096);
-        core_cta_encode(c, d->msg);
-        d->msg_len = n;
+        d->next = c;
+        d->next_len = n;
         d->cta_index = i;
         d->ready = true;
     }
@@ -211,8 +211,8 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->msg_len, k);
-    (void)txn_set_data(t, d->msg);
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->next_len, k);
+    core_cta_encode(d->next, txn_set_data(t, NULL));
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
@@ -454,12 +454,9 @@ static void disp_finalize(Block *b)
         txn_unref(d->launch);
     }
     free(d->sm);
-    free(d->msg);
     free(d->allocs);
     core_kernels_free(&d->ks);
     d->sm = NULL;
-    d->msg = NULL;
-    d->msg_cap = 0;
     d->allocs = NULL;
     d->launch = NULL;
 }
