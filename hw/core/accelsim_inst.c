@@ -400,8 +400,16 @@ static bool inst_tail(InstCur *c, SimError *err)
                          c->at.file, c->at.line, inst_cut(tok));
 }
 
+/* A trusted line's instruction of class cls whose fields after the source registers
+ * nobody reads (see ats_inst_parse). */
+INST_HOT bool inst_short(AtsOpKind kind, AtsClass cls)
+{
+    return (kind == ATS_OP_FIXED || kind == ATS_OP_UNKNOWN) &&
+           !ats_class_is_global(cls) && cls != ATS_LDL && cls != ATS_STL;
+}
+
 bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
-                    bool *unknown, AtsWhere at, SimError *err)
+                    bool trusted, bool *unknown, AtsWhere at, SimError *err)
 {
     InstCur c = {.p = line, .at = at};
     /* filled in place (a copy of a struct just written byte by byte would wait for
@@ -445,6 +453,16 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
     }
     if (!inst_regs(&c, "source count", "source register", &in->nsrc, in->src, err)) {
         return false;
+    }
+    if (trusted) {
+        AtsClass cls;
+        AtsOpKind kind = inst_opcode(ops, opcode, oplen, &cls);
+        if (inst_short(kind, cls)) {
+            in->cls = cls;
+            *unknown = kind == ATS_OP_UNKNOWN;
+            w->ninst++;
+            return true;
+        }
     }
     uint64_t width = 0;
     if (!inst_number(&c, "mem_width", -1, false, ATS_WIDTH_MAX, "0 to 256", &width,

@@ -27,6 +27,12 @@
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
  *   SMs'), in the reader (ats_reader_view), and encodes it straight into the cta
  *   message when it gives it. Reading stops once the GPU's last CTA is read.
+ * - When the run holds the trace's scan (the sms' data check, trace_scan_held), every
+ *   line has been read in full without error before the run, so the dispatcher reads
+ *   its CTAs trusted (ats_reader_trust): of the instructions that do not leave the SM
+ *   only what the SM uses (class, mask, registers), not their addresses (most of the
+ *   parse: GEMM's LDS lines carry 32 each); the cta messages are byte for byte the
+ *   same. Without the scan (`check` false) every line is read in full here.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -65,6 +71,7 @@
 #include "hw/core/core_msg.h"
 #include "hw/core/cta_map.h"
 #include "hw/core/ladm.h"
+#include "hw/core/trace_scan.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -319,6 +326,9 @@ static void disp_start(Disp *d, Txn *t)
     d->inflight = d->ran = d->insts = 0;
     (*d->kernels)++;
     d->rd = ats_reader_open(kn->path, &d->info, &err);
+    if (d->rd && trace_scan_held(d->base.plat->trace)) {
+        ats_reader_trust(d->rd);
+    }
     if (!d->rd) {
         disp_trace_error(d, err.msg);
         d->eof = true;

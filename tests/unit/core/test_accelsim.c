@@ -324,6 +324,52 @@ static void test_delta_edges(void)
     ats_reader_close(r);
 }
 
+/* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
+ * does not read past its source registers (the junk there passes), while a global
+ * load keeps its own; an untrusted reader keeps the LDS's 4 addresses. */
+static void test_trusted(void)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file("kernel-6.traceg", header,
+                                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                                  "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 4 4\n"
+                                  "9 0020 00000003 1 R5 LDG.E 1 R3 4 2 0x200 4\n"
+                                  "9 0030 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                                  false);
+    for (int trusted = 0; trusted < 2; trusted++) {
+        AtsReader *r = ats_reader_open(path, &k, &err);
+        if (trusted && r) {
+            ats_reader_trust(r);
+        }
+        const AtsCta *c = NULL;
+        bool got = false;
+        CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+        if (got) {
+            const AtsWarp *w = &c->warps[0];
+            CHECK_EQ_U64(w->ninst, 3);
+            CHECK_EQ_U64(w->inst[0].cls, ATS_LDS);
+            CHECK_EQ_U64(w->inst[0].nsrc, 1);
+            CHECK_EQ_U64(w->inst[0].width, trusted ? 0 : 4);
+            CHECK_EQ_U64(w->naddrs, trusted ? 2 : 6);
+            CHECK_EQ_U64(w->inst[1].addr_off, trusted ? 0 : 4);
+            CHECK_EQ_U64(w->addrs[w->inst[1].addr_off + 1], 0x204);
+            CHECK_EQ_U64(w->inst[2].cls, ATS_EXIT);
+        }
+        ats_reader_close(r);
+    }
+    path = write_file("kernel-7.traceg", header,
+                      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                      "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 x\n#END_TB\n",
+                      false);
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    ats_reader_trust(r);
+    const AtsCta *c = NULL;
+    bool got = false;
+    CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+    ats_reader_close(r);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -339,6 +385,7 @@ int main(void)
     RUN(test_list_gz);
     RUN(test_bad_line);
     RUN(test_delta_edges);
+    RUN(test_trusted);
     static const char *const names[] = {"kernel-1.traceg", "kernel-2.traceg.gz",
                                         "kernelslist.g.gz", "kernel-3.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
