@@ -222,6 +222,10 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                             uint64_t w, SimError *err)
 {
     for (uint64_t i = 0; i < k; i++) {
+        /* a skip passes over plain lines in bulk; each other line goes below */
+        if (!parse && (i += ats_lines_skip_plain(r->lines, k - i)) == k) {
+            break;
+        }
         char *line;
         if (!read_line(r, false, &line, err)) {
             return false;
