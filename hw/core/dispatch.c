@@ -326,7 +326,7 @@ static void disp_start(Disp *d, Txn *t)
     d->inflight = d->ran = d->insts = 0;
     (*d->kernels)++;
     d->rd = ats_reader_open(kn->path, &d->info, &err);
-    if (d->rd && trace_scan_held(d->base.plat->trace)) {
+    if (d->rd && d->base.plat->trace && trace_scan_held(d->base.plat->trace)) {
         ats_reader_trust(d->rd);
     }
     if (!d->rd) {
