@@ -19,8 +19,12 @@
  *   a message (the message builders are out of line, the field readers forced inline);
  *   the opcode goes through the reader's memo (AtsOpMemo); the active lanes are walked
  *   by their set bits; a hexadecimal number is converted 16 digits at a time with
- *   SSE2 (inst_hex; digit by digit elsewhere). The 16- and 24-byte loads read past a
- *   field into the line's padding (ATS_LINE_PAD, accelsim_lines.h). */
+ *   SSE2 (inst_hex; digit by digit elsewhere); a field after a single space is found
+ *   with two compares, a short decimal (count, register, stride, delta) is read
+ *   without a loop (inst_dec, inst_i64), and a mode-2 delta is added in 64 bits with
+ *   its own range check (no 128-bit arithmetic on the per-lane path). The 16- and
+ *   24-byte loads read past a field into the line's padding (ATS_LINE_PAD,
+ *   accelsim_lines.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +57,11 @@ INST_HOT bool inst_blank(char c)
 /* True if the cursor is at a field (after skipping blanks), false at the line's end. */
 INST_HOT bool inst_field_at(InstCur *c)
 {
+    /* most fields follow one space: two compares */
+    if (c->p[0] == ' ' && (unsigned char)c->p[1] > ' ') {
+        c->p++;
+        return true;
+    }
     /* one compare ends the blanks: a field's first byte is above ' ' */
     unsigned char ch;
     while ((ch = (unsigned char)*c->p) <= ' ' && inst_blank((char)ch)) {
@@ -180,6 +189,20 @@ INST_HOT bool inst_number(InstCur *c, const char *what, int lane, bool hex, uint
     return true;
 }
 
+/* ats_scan_i64(s, v) for s inside a padded line: the sign, then inst_dec (a stride or
+ * a delta of mode 2 has one to three digits on most lines). */
+INST_HOT const char *inst_i64(const char *s, int64_t *v)
+{
+    bool neg = *s == '-';
+    uint64_t u = 0;
+    const char *end = inst_dec(s + (neg || *s == '+'), &u);
+    if (!end || u > (uint64_t)INT64_MAX + neg) {
+        return NULL;
+    }
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return end;
+}
+
 /* The next field as a whole signed decimal number. */
 INST_HOT bool inst_signed(InstCur *c, const char *what, int lane, int64_t *v,
                           SimError *err)
@@ -187,7 +210,7 @@ INST_HOT bool inst_signed(InstCur *c, const char *what, int lane, int64_t *v,
     if (!inst_field_at(c)) {
         return inst_missing(c, what, lane, err);
     }
-    const char *end = ats_scan_i64(c->p, v);
+    const char *end = inst_i64(c->p, v);
     if (!end || !(inst_blank(*end) || *end == '\0')) {
         return inst_bad(c, what, lane, c->p, "decimal", err);
     }
@@ -295,11 +318,13 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
             if (!inst_signed(c, "delta", (int)lane, &delta, err)) {
                 return false;
             }
-            __int128 v = (__int128)out[k - 1] + delta;
-            if (v < 0 || v > (__int128)UINT64_MAX) {
+            /* the previous address plus delta, in 0..2^64-1 (no wider type) */
+            uint64_t prev = out[k - 1];
+            uint64_t mag = delta < 0 ? 0 - (uint64_t)delta : (uint64_t)delta;
+            if (delta < 0 ? mag > prev : prev + mag < prev) {
                 return inst_overflow(c, lane, err);
             }
-            a = (uint64_t)v;
+            a = delta < 0 ? prev - mag : prev + mag;
         }
         out[k++] = a;
     }
@@ -375,8 +400,16 @@ static bool inst_tail(InstCur *c, SimError *err)
                          c->at.file, c->at.line, inst_cut(tok));
 }
 
+/* A trusted line's instruction of class cls whose fields after the source registers
+ * nobody reads (see ats_inst_parse). */
+INST_HOT bool inst_short(AtsOpKind kind, AtsClass cls)
+{
+    return (kind == ATS_OP_FIXED || kind == ATS_OP_UNKNOWN) &&
+           !ats_class_is_global(cls) && cls != ATS_LDL && cls != ATS_STL;
+}
+
 bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
-                    bool *unknown, AtsWhere at, SimError *err)
+                    bool trusted, bool *unknown, AtsWhere at, SimError *err)
 {
     InstCur c = {.p = line, .at = at};
     /* filled in place (a copy of a struct just written byte by byte would wait for
@@ -420,6 +453,16 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
     }
     if (!inst_regs(&c, "source count", "source register", &in->nsrc, in->src, err)) {
         return false;
+    }
+    if (trusted) {
+        AtsClass cls;
+        AtsOpKind kind = inst_opcode(ops, opcode, oplen, &cls);
+        if (inst_short(kind, cls)) {
+            in->cls = cls;
+            *unknown = kind == ATS_OP_UNKNOWN;
+            w->ninst++;
+            return true;
+        }
     }
     uint64_t width = 0;
     if (!inst_number(&c, "mem_width", -1, false, ATS_WIDTH_MAX, "0 to 256", &width,

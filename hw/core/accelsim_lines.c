@@ -128,6 +128,28 @@ static inline char *lines_newline(char *p, size_t n)
     return memchr(p + i, '\n', n - i);
 }
 
+uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n)
+{
+    uint64_t k = 0;
+    while (k < n) {
+        char *p = l->buf + l->start;
+        char *nl = lines_newline(p, l->end - l->start);
+        if (!nl) {
+            break;
+        }
+        char c = *p;
+        size_t stop = (size_t)(nl - l->buf);
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '#' || c == 'w' ||
+            c == 't' || c == 'i' || stop - l->start > ATS_LINE_MAX || l->nul < stop) {
+            break;
+        }
+        l->start = stop + 1;
+        k++;
+    }
+    l->number += k;
+    return k;
+}
+
 bool ats_lines_next(AtsLines *l, char **line, SimError *err)
 {
     *line = NULL;

@@ -40,6 +40,14 @@ AtsLines *ats_lines_open(const char *path, SimError *err);
  * of the file; false with "<path>:<line>: <reason>" in err for a read error or a line
  * that is too long. */
 bool ats_lines_next(AtsLines *l, char **line, SimError *err);
+/* Passes over at most n lines that are in the buffer already and need no look: each
+ * starts with a byte other than a blank, '\r', '#', 'w', 't' or 'i' (so it is neither
+ * blank nor a structure line of a kernel trace), holds no NUL and is not too long.
+ * Stops before the first other line (for ats_lines_next to return and its caller to
+ * judge) and at the end of the buffer; returns how many it passed, counted in
+ * ats_lines_number. Never reads the file or fails: a skip of instruction lines
+ * (ats_reader_skip) without returning each. */
+uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n);
 /* The length of the line last returned (without its end of line). */
 size_t ats_lines_length(const AtsLines *l);
 /* The number of the line last returned (1 for the first). */

@@ -128,8 +128,10 @@ bool ats_header_check(unsigned seen, AtsWhere at, SimError *err);
 /* Parses the instruction line (modified in place; ATS_LINE_PAD readable bytes after its
  * NUL, as accelsim_lines.h returns lines) of kernel k and appends it to wb;
  * its opcode is looked up through the memo ops; *unknown is set when its mnemonic is not
- * in the opcode table. */
+ * in the opcode table. trusted: the line is known to parse (ats_reader_trust); an
+ * instruction of a fixed class other than a global or local access is read only up
+ * to its source registers and keeps width 0 and no address. */
 bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
-                    bool *unknown, AtsWhere at, SimError *err);
+                    bool trusted, bool *unknown, AtsWhere at, SimError *err);
 
 #endif

@@ -45,6 +45,7 @@ struct AtsReader {
     AtsCta cta;       /* the reader's own block */
     AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
     AtsOpMemo ops;
+    bool trusted; /* ats_reader_trust */
 };
 
 static AtsWhere read_where(const AtsReader *r)
@@ -221,6 +222,10 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                             uint64_t w, SimError *err)
 {
     for (uint64_t i = 0; i < k; i++) {
+        /* a skip passes over plain lines in bulk; each other line goes below */
+        if (!parse && (i += ats_lines_skip_plain(r->lines, k - i)) == k) {
+            break;
+        }
         char *line;
         if (!read_line(r, false, &line, err)) {
             return false;
@@ -240,8 +245,8 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                                  at.file, at.line, line, i, k, w);
         }
         bool unknown = false;
-        if (parse &&
-            !ats_inst_parse(line, &r->info, &r->ops, wb, &unknown, read_where(r), err)) {
+        if (parse && !ats_inst_parse(line, &r->info, &r->ops, wb, r->trusted, &unknown,
+                                     read_where(r), err)) {
             return false;
         }
         r->unknown += parse && unknown;
@@ -400,6 +405,11 @@ bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
     }
     *cta = c;
     return true;
+}
+
+void ats_reader_trust(AtsReader *r)
+{
+    r->trusted = true;
 }
 
 uint64_t ats_reader_unknown(const AtsReader *r)

@@ -53,6 +53,14 @@ bool ats_reader_peek(AtsReader *r, uint32_t xyz[3], bool *got, SimError *err);
  * its instruction lines, and sets *got; *got false at the end of the file. False on
  * error (the errors of the structure lines, as the other calls word them). */
 bool ats_reader_skip(AtsReader *r, bool *got, SimError *err);
+/* From the next block on, reads instruction lines as known good: a full read of the
+ * same file (the run's scan, trace_scan.h) accepted every line. An instruction of a
+ * fixed class (accelsim_op.h) that is neither a global nor a local access (not
+ * ats_class_is_global, LDL or STL) is then read only up to its source registers: it
+ * keeps width 0 and no address, and what follows is not checked. For a consumer that
+ * uses the addresses of global and local accesses only (the dispatcher: a cta message
+ * carries no other, core_msg.h); such lines were most of what a run parsed twice. */
+void ats_reader_trust(AtsReader *r);
 /* Instructions read so far whose mnemonic is not in the opcode table (accelsim_op.h),
  * each counted as an int op (skipped blocks are not read, so not counted). */
 uint64_t ats_reader_unknown(const AtsReader *r);

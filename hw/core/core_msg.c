@@ -138,22 +138,44 @@ bool core_launch_decode(const uint8_t *data, size_t len, CoreLaunch *l, SimError
 #define CORE_CTA_HEAD 16
 #define CORE_WARP_HEAD 16
 
-size_t core_cta_size(const AtsCta *cta)
+bool core_cta_sends(AtsClass cls)
 {
-    size_t n = CORE_CTA_HEAD + CORE_WARP_HEAD * cta->nwarps;
-    for (size_t w = 0; w < cta->nwarps; w++) {
-        n += CORE_INST_BYTES * cta->warps[w].ninst + 8 * cta->warps[w].naddrs;
+    return cls == ATS_LDG || cls == ATS_STG || cls == ATS_ATOMG || cls == ATS_RED ||
+           cls == ATS_LDL || cls == ATS_STL;
+}
+
+/* The addresses of wp that its message carries: those of its accesses that leave the
+ * SM (core_cta_sends). */
+static size_t core_warp_addrs(const AtsWarp *wp)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < wp->ninst; i++) {
+        const AtsInst *in = &wp->inst[i];
+        if (in->width > 0 && core_cta_sends(in->cls)) {
+            n += (size_t)__builtin_popcount(in->mask);
+        }
     }
     return n;
 }
 
-static uint8_t *core_inst_encode(const AtsInst *in, uint8_t *p)
+size_t core_cta_size(const AtsCta *cta)
+{
+    size_t n = CORE_CTA_HEAD + CORE_WARP_HEAD * cta->nwarps;
+    for (size_t w = 0; w < cta->nwarps; w++) {
+        n += CORE_INST_BYTES * cta->warps[w].ninst + 8 * core_warp_addrs(&cta->warps[w]);
+    }
+    return n;
+}
+
+/* Writes in at p with the width and address offset given (the message's own). */
+static uint8_t *core_inst_encode(const AtsInst *in, uint32_t width, uint32_t addr_off,
+                                 uint8_t *p)
 {
     put64(p, in->pc);
     put32(p + 8, in->mask);
     put32(p + 12, in->line);
-    put32(p + 16, in->width);
-    put32(p + 20, in->addr_off);
+    put32(p + 16, width);
+    put32(p + 20, addr_off);
     p[24] = (uint8_t)in->cls;
     p[25] = in->ndst;
     p[26] = in->nsrc;
@@ -173,15 +195,24 @@ void core_cta_encode(const AtsCta *cta, uint8_t *out)
     uint8_t *p = out + CORE_CTA_HEAD;
     for (size_t w = 0; w < cta->nwarps; w++, p += CORE_WARP_HEAD) {
         put64(p, cta->warps[w].ninst);
-        put64(p + 8, cta->warps[w].naddrs);
+        put64(p + 8, core_warp_addrs(&cta->warps[w]));
     }
     for (size_t w = 0; w < cta->nwarps; w++) {
         const AtsWarp *wp = &cta->warps[w];
+        uint8_t *a = p + CORE_INST_BYTES * wp->ninst; /* the warp's addresses */
+        uint32_t naddrs = 0;
         for (size_t i = 0; i < wp->ninst; i++) {
-            p = core_inst_encode(&wp->inst[i], p);
+            const AtsInst *in = &wp->inst[i];
+            if (in->width > 0 && core_cta_sends(in->cls)) {
+                uint32_t lanes = (uint32_t)__builtin_popcount(in->mask);
+                p = core_inst_encode(in, in->width, naddrs, p);
+                put_addrs(a + 8 * (size_t)naddrs, wp->addrs + in->addr_off, lanes);
+                naddrs += lanes;
+            } else {
+                p = core_inst_encode(in, 0, 0, p);
+            }
         }
-        put_addrs(p, wp->addrs, wp->naddrs);
-        p += 8 * wp->naddrs;
+        p = a + 8 * (size_t)naddrs;
     }
 }
 

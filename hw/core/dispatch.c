@@ -25,7 +25,14 @@
  *   ctl_error.
  * - The kernel file is opened at the launch and read in file order, one CTA ahead:
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
- *   SMs'). Reading stops once the GPU's last CTA is read.
+ *   SMs'), in the reader (ats_reader_view), and encodes it straight into the cta
+ *   message when it gives it. Reading stops once the GPU's last CTA is read.
+ * - When the run holds the trace's scan (the sms' data check, trace_scan_held), every
+ *   line has been read in full without error before the run, so the dispatcher reads
+ *   its CTAs trusted (ats_reader_trust): of the instructions that do not leave the SM
+ *   only what the SM uses (class, mask, registers), not their addresses (most of the
+ *   parse: GEMM's LDS lines carry 32 each); the cta messages are byte for byte the
+ *   same. Without the scan (`check` false) every line is read in full here.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -67,6 +74,7 @@
 #include "hw/core/cta_map.h"
 #include "hw/core/ladm.h"
 #include "hw/core/ladm_hints.h"
+#include "hw/core/trace_scan.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -105,9 +113,9 @@ typedef struct Disp {
     AtsKernelInfo info;
     CtaMap map;
     uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;    /* msg holds the next CTA; nothing more to read */
-    uint8_t *msg;       /* the next CTA, encoded (core_cta_encode); owned, reused */
-    size_t msg_len, msg_cap;
+    bool ready, eof;    /* next holds the next CTA; nothing more to read */
+    const AtsCta *next; /* the reader's view of it (borrowed while ready) */
+    size_t next_len;    /* its message's bytes (core_cta_size) */
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
@@ -194,9 +202,8 @@ static bool disp_peek(Disp *d)
             disp_trace_error(d, msg);
             continue;
         }
-        d->msg = xgrow(d->msg, &d->msg_cap, n, 1, 4096);
-        core_cta_encode(c, d->msg);
-        d->msg_len = n;
+        d->next = c;
+        d->next_len = n;
         d->cta_index = i;
         d->ready = true;
     }
@@ -215,8 +222,8 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->msg_len, k);
-    (void)txn_set_data(t, d->msg);
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->next_len, k);
+    core_cta_encode(d->next, txn_set_data(t, NULL));
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
@@ -324,6 +331,9 @@ static void disp_start(Disp *d, Txn *t)
     d->inflight = d->ran = d->insts = 0;
     (*d->kernels)++;
     d->rd = ats_reader_open(kn->path, &d->info, &err);
+    if (d->rd && d->base.plat->trace && trace_scan_held(d->base.plat->trace)) {
+        ats_reader_trust(d->rd);
+    }
     if (!d->rd) {
         disp_trace_error(d, err.msg);
         d->eof = true;
@@ -459,13 +469,10 @@ static void disp_finalize(Block *b)
         txn_unref(d->launch);
     }
     free(d->sm);
-    free(d->msg);
     free(d->allocs);
     free(d->hints);
     core_kernels_free(&d->ks);
     d->sm = NULL;
-    d->msg = NULL;
-    d->msg_cap = 0;
     d->allocs = NULL;
     d->hints = NULL;
     d->launch = NULL;

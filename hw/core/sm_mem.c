@@ -103,7 +103,10 @@ bool sm_mem_accept(void *ctx, uint32_t slot, const AtsInst *in)
 {
     Sm *s = ctx;
     uint64_t cycle = s->last_cycle;
-    if (s->pipe_taken || egress_len(&s->memq) > 0 || s->pipe_next > cycle) {
+    /* still waiting for its pages: only an xlat answer (which clears xwait) can
+     * change that, so it is not looked up again until then */
+    if (s->xwait[slot] == in || s->pipe_taken || egress_len(&s->memq) > 0 ||
+        s->pipe_next > cycle) {
         return false;
     }
     if (in->cls != ATS_MEMBAR && !sm_pages_ready(s, sm_sched_warp(s->sched, slot), in)) {

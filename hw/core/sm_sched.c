@@ -5,7 +5,13 @@
  * slots), the price of O(1) checks. Each scheduler keeps its occupied slots in
  * dispatch order (a CTA's slots are appended when it is dispatched), which is gto's
  * age order; lrr walks its slots by number. CTA records count live warps, warps at the
- * barrier and loads in flight. */
+ * barrier and loads in flight.
+ *
+ * Speed (docs/performance.md, Executing traces): each slot also keeps `wake`, the first
+ * cycle its next instruction may issue (UINT64_MAX while it waits for an event),
+ * recomputed only when its inputs change: the warp issues, a load of it is answered,
+ * its barrier releases. So whether a warp is ready, and the next cycle in which any
+ * is, are one comparison per warp, not a walk over its registers every cycle. */
 #include "hw/core/sm_sched.h"
 
 #include <assert.h>
@@ -26,6 +32,9 @@ typedef struct SmSlot {
     uint64_t bar_release; /* the warp may not issue before this cycle */
     uint64_t fence_ready; /* a fence may not issue before this cycle */
     bool at_bar, done;
+    /* the first cycle the next instruction may issue (sched_wake), the memory pipe
+     * aside; UINT64_MAX for a free slot or a warp waiting for an event */
+    uint64_t wake;
     uint64_t ready[SM_REGS];
 } SmSlot;
 
@@ -107,6 +116,9 @@ SmSched *sm_sched_new(const SmSchedConfig *cfg, SimError *err)
     SmSched *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
     s->slots = xcalloc(cfg->max_warps, sizeof *s->slots);
+    for (uint32_t i = 0; i < cfg->max_warps; i++) {
+        s->slots[i].wake = UINT64_MAX;
+    }
     s->ctas = xcalloc(cfg->max_warps, sizeof *s->ctas);
     s->units = xcalloc(cfg->schedulers, sizeof *s->units);
     for (uint32_t k = 0; k < cfg->schedulers; k++) {
@@ -138,6 +150,34 @@ uint32_t sm_sched_free_slots(const SmSched *s)
     return s->free_slots;
 }
 
+/* Recomputes w->wake: the latest of the cycles its next instruction waits for (the
+ * barrier's release, its registers, a fence's last load answer), UINT64_MAX while it
+ * waits for an event (a free slot, an ended warp, the barrier, a load, a fence's
+ * loads). */
+static void sched_wake(SmSlot *w)
+{
+    if (!w->warp || w->done || w->at_bar) {
+        w->wake = UINT64_MAX;
+        return;
+    }
+    const AtsInst *in = &w->warp->inst[w->pc];
+    uint64_t t = w->bar_release;
+    if (in->cls == ATS_MEMBAR) {
+        if (w->loads != 0) {
+            w->wake = UINT64_MAX;
+            return;
+        }
+        t = w->fence_ready > t ? w->fence_ready : t;
+    }
+    for (uint8_t k = 0; k < in->nsrc; k++) {
+        t = w->ready[in->src[k]] > t ? w->ready[in->src[k]] : t;
+    }
+    for (uint8_t k = 0; k < in->ndst; k++) {
+        t = w->ready[in->dst[k]] > t ? w->ready[in->dst[k]] : t;
+    }
+    w->wake = t;
+}
+
 /* Frees the CTA's slots and queues its tag once its warps ended and loads are in. */
 static void sched_check_cta_done(SmSched *s, uint32_t ci)
 {
@@ -152,6 +192,7 @@ static void sched_check_cta_done(SmSched *s, uint32_t ci)
             continue;
         }
         w->warp = NULL;
+        w->wake = UINT64_MAX;
         s->free_slots++;
         SmSchedUnit *u = &s->units[slot % S];
         uint32_t n = 0;
@@ -192,6 +233,7 @@ static void sched_check_barrier(SmSched *s, uint32_t ci, uint64_t cycle)
         if (w->warp && w->cta == ci && w->at_bar) {
             w->at_bar = false;
             w->bar_release = cycle + 1;
+            sched_wake(w);
         }
     }
     c->at_bar = 0;
@@ -200,6 +242,7 @@ static void sched_check_barrier(SmSched *s, uint32_t ci, uint64_t cycle)
 static void sched_warp_ended(SmSched *s, SmSlot *w, uint64_t cycle)
 {
     w->done = true;
+    w->wake = UINT64_MAX;
     s->ctas[w->cta].live--;
     sched_check_barrier(s, w->cta, cycle);
     sched_check_cta_done(s, w->cta);
@@ -222,6 +265,9 @@ bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
         }
         SmSlot *w = &s->slots[slot];
         *w = (SmSlot){.warp = &c->warps[k], .cta = ci, .warp_idx = (uint32_t)k};
+        if (c->warps[k].ninst > 0) {
+            sched_wake(w);
+        }
         s->free_slots--;
         SmSchedUnit *u = &s->units[slot % s->cfg.schedulers];
         u->order[u->norder++] = slot;
@@ -244,21 +290,7 @@ static bool sched_uses_pipe(AtsClass cls)
 /* Ready apart from the memory pipe. */
 static bool sched_ready(const SmSlot *w, uint64_t cycle)
 {
-    if (!w->warp || w->done || w->at_bar || w->bar_release > cycle) {
-        return false;
-    }
-    const AtsInst *in = &w->warp->inst[w->pc];
-    for (uint8_t k = 0; k < in->nsrc; k++) {
-        if (w->ready[in->src[k]] > cycle) {
-            return false;
-        }
-    }
-    for (uint8_t k = 0; k < in->ndst; k++) {
-        if (w->ready[in->dst[k]] > cycle) {
-            return false;
-        }
-    }
-    return in->cls != ATS_MEMBAR || (w->loads == 0 && w->fence_ready <= cycle);
+    return w->wake <= cycle;
 }
 
 static bool sched_try(SmSched *s, uint32_t slot, uint64_t cycle)
@@ -302,11 +334,14 @@ static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
     if (w->pc == w->warp->ninst) {
         out->warp_done = true;
         sched_warp_ended(s, w, cycle);
-    } else if (kind == SM_ISSUE_BAR) {
+        return;
+    }
+    if (kind == SM_ISSUE_BAR) {
         w->at_bar = true;
         s->ctas[w->cta].at_bar++;
         sched_check_barrier(s, w->cta, cycle);
     }
+    sched_wake(w);
 }
 
 /* The slot scheduler u issues from this cycle, or -1. */
@@ -365,6 +400,7 @@ void sm_sched_load_done(SmSched *s, uint32_t slot, size_t inst, uint64_t cycle)
     }
     w->loads--;
     w->fence_ready = cycle + 1;
+    sched_wake(w);
     s->ctas[w->cta].loads--;
     sched_check_cta_done(s, w->cta);
 }
@@ -378,26 +414,6 @@ bool sm_sched_take_done(SmSched *s, uint32_t *tag)
     return true;
 }
 
-/* The earliest cycle >= from at which the warp in slot w could issue. */
-static uint64_t sched_warp_next(const SmSlot *w, uint64_t from)
-{
-    const AtsInst *in = &w->warp->inst[w->pc];
-    if (in->cls == ATS_MEMBAR && w->loads != 0) {
-        return UINT64_MAX;
-    }
-    uint64_t t = w->bar_release > from ? w->bar_release : from;
-    if (in->cls == ATS_MEMBAR && w->fence_ready > t) {
-        t = w->fence_ready;
-    }
-    for (uint8_t k = 0; k < in->nsrc + in->ndst; k++) {
-        uint8_t r = k < in->nsrc ? in->src[k] : in->dst[k - in->nsrc];
-        if (w->ready[r] > t) {
-            t = w->ready[r];
-        }
-    }
-    return t;
-}
-
 uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
                                 bool (*waits)(void *ctx, uint32_t slot,
                                               const AtsInst *in),
@@ -406,14 +422,14 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
     uint64_t best = UINT64_MAX;
     for (uint32_t slot = 0; slot < s->cfg.max_warps; slot++) {
         const SmSlot *w = &s->slots[slot];
-        if (!w->warp || w->done || w->at_bar) {
+        if (w->wake >= best) {
             continue;
         }
         const AtsInst *in = &w->warp->inst[w->pc];
         if (waits && sched_uses_pipe(in->cls) && waits(ctx, slot, in)) {
             continue;
         }
-        uint64_t t = sched_warp_next(w, from);
+        uint64_t t = w->wake > from ? w->wake : from;
         if (t < best) {
             best = t;
             if (best == from) {

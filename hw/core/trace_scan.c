@@ -135,6 +135,17 @@ void trace_scan_put(const TraceScan *s)
     pthread_mutex_unlock(&scan_lock);
 }
 
+bool trace_scan_held(const char *dir)
+{
+    pthread_mutex_lock(&scan_lock);
+    const TraceScan *s = scan_table;
+    while (s && strcmp(s->dir, dir) != 0) {
+        s = s->next;
+    }
+    pthread_mutex_unlock(&scan_lock);
+    return s != NULL;
+}
+
 TraceScan *trace_scan_counts(const char *dir, SimError *err)
 {
     return scan_build(dir, false, err);

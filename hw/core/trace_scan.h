@@ -52,6 +52,9 @@ typedef struct TraceKernel {
  * the trace is malformed. */
 const TraceScan *trace_scan_get(const char *dir, SimError *err);
 void trace_scan_put(const TraceScan *s);
+/* True if a scan of dir is held (got and not yet put) in this process: every file of
+ * dir has been read in full without error. Builds nothing. */
+bool trace_scan_held(const char *dir);
 
 /* The counts and allocations of dir without the written-byte index, for tools that
  * only count (`mgtlm trace-info`): memory of one CTA whatever the trace writes. New,

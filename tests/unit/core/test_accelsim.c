@@ -288,6 +288,88 @@ static void test_bad_line(void)
     ats_reader_close(r);
 }
 
+/* Mode 2 deltas at the ends of the address space: the last address reached exactly,
+ * INT64_MIN back to 0, and one byte past the end refused (the reader adds deltas
+ * without a wider type, accelsim_inst.c). */
+static void test_delta_edges(void)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file(
+        "kernel-4.traceg", header,
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+        "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 15\n"
+        "9 0020 00000003 1 R3 LDG.E 1 R4 4 2 0x8000000000000000 -9223372036854775808\n"
+        "#END_TB\n",
+        false);
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    AtsCta cta;
+    bool got = false;
+    CHECK(r && ats_reader_next(r, &cta, &got, &err) && got);
+    if (got) {
+        CHECK_EQ_U64(cta.warps[0].addrs[1], UINT64_MAX);
+        CHECK_EQ_U64(cta.warps[0].addrs[3], 0);
+        ats_cta_free(&cta);
+    }
+    ats_reader_close(r);
+    path = write_file("kernel-5.traceg", header,
+                      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                      "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 16\n",
+                      false);
+    r = ats_reader_open(path, &k, &err);
+    CHECK(r && !ats_reader_next(r, &cta, &got, &err));
+    char want[300];
+    snprintf(want, sizeof want, "%s:15: address of lane 1 outside 64 bits", path);
+    CHECK_STR(err.msg, want);
+    ats_reader_close(r);
+}
+
+/* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
+ * does not read past its source registers (the junk there passes), while a global
+ * load keeps its own; an untrusted reader keeps the LDS's 4 addresses. */
+static void test_trusted(void)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file("kernel-6.traceg", header,
+                                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                                  "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 4 4\n"
+                                  "9 0020 00000003 1 R5 LDG.E 1 R3 4 2 0x200 4\n"
+                                  "9 0030 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                                  false);
+    for (int trusted = 0; trusted < 2; trusted++) {
+        AtsReader *r = ats_reader_open(path, &k, &err);
+        if (trusted && r) {
+            ats_reader_trust(r);
+        }
+        const AtsCta *c = NULL;
+        bool got = false;
+        CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+        if (got) {
+            const AtsWarp *w = &c->warps[0];
+            CHECK_EQ_U64(w->ninst, 3);
+            CHECK_EQ_U64(w->inst[0].cls, ATS_LDS);
+            CHECK_EQ_U64(w->inst[0].nsrc, 1);
+            CHECK_EQ_U64(w->inst[0].width, trusted ? 0 : 4);
+            CHECK_EQ_U64(w->naddrs, trusted ? 2 : 6);
+            CHECK_EQ_U64(w->inst[1].addr_off, trusted ? 0 : 4);
+            CHECK_EQ_U64(w->addrs[w->inst[1].addr_off + 1], 0x204);
+            CHECK_EQ_U64(w->inst[2].cls, ATS_EXIT);
+        }
+        ats_reader_close(r);
+    }
+    path = write_file("kernel-7.traceg", header,
+                      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                      "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 x\n#END_TB\n",
+                      false);
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    ats_reader_trust(r);
+    const AtsCta *c = NULL;
+    bool got = false;
+    CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+    ats_reader_close(r);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -302,6 +384,8 @@ int main(void)
     RUN(test_read_gz);
     RUN(test_list_gz);
     RUN(test_bad_line);
+    RUN(test_delta_edges);
+    RUN(test_trusted);
     static const char *const names[] = {"kernel-1.traceg", "kernel-2.traceg.gz",
                                         "kernelslist.g.gz", "kernel-3.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

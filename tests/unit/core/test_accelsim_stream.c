@@ -2,11 +2,12 @@
  * accelsim_lines.c): a block read in place (ats_reader_view) equals its copy
  * (ats_reader_next); ats_reader_peek gives a block's coordinates once and
  * ats_reader_skip passes over it checking its structure lines only, with the
- * messages the parsing calls give; the reader's own block is cleared between blocks;
- * and a file of several read chunks (lines cut across chunk ends, CRLF ends, addresses
- * of more than 16 digits, plain and .gz) gives every address its line wrote, with a
- * NUL byte or an overlong line in a later chunk reported on its own line. Expected
- * values are the formulas the test writes its lines from. */
+ * messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain); the
+ * reader's own block is cleared between blocks; and a file of several read chunks (lines
+ * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain and .gz)
+ * gives every address its line wrote, with a NUL byte or an overlong line in a later
+ * chunk reported on its own line. Expected values are the formulas the test writes its
+ * lines from. */
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -237,6 +238,38 @@ static void test_skip_checks(void)
     CHECK_STR(skipped, "(none)");
 }
 
+/* ats_lines_skip_plain passes over plain lines in bulk and stops before a blank line,
+ * a line that starts with a blank or a structure line, which ats_lines_next then
+ * returns; line numbers count the lines passed. */
+static void test_skip_plain(void)
+{
+    char *path = path_of("lines.txt");
+    write_text(path, "0000 a\n0010 b\n\n  0020 c\n", "warp = 0\n0030 d\n");
+    SimError err = {{0}};
+    AtsLines *l = ats_lines_open(path, &err);
+    CHECK(l != NULL);
+    if (!l) {
+        return;
+    }
+    char *line = NULL;
+    CHECK(ats_lines_next(l, &line, &err) && line); /* fills the buffer */
+    CHECK_STR(line, "0000 a");
+    CHECK_EQ_U64(ats_lines_skip_plain(l, 10), 1);
+    CHECK_EQ_U64(ats_lines_number(l), 2);
+    CHECK(ats_lines_next(l, &line, &err) && line && line[0] == '\0');
+    CHECK_EQ_U64(ats_lines_skip_plain(l, 10), 0);
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "  0020 c");
+    CHECK_EQ_U64(ats_lines_skip_plain(l, 10), 0);
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "warp = 0");
+    CHECK_EQ_U64(ats_lines_skip_plain(l, 0), 0);
+    CHECK_EQ_U64(ats_lines_skip_plain(l, 10), 1);
+    CHECK_EQ_U64(ats_lines_number(l), 6);
+    CHECK(ats_lines_next(l, &line, &err) && !line);
+    ats_lines_close(l);
+}
+
 #define LONG_BLOCKS 3
 #define LONG_INSTS 900 /* per block: 3 blocks of about 0.45 MB, several read chunks */
 
@@ -360,7 +393,8 @@ static void test_long_file(void)
 }
 
 /* The first error reading path to its end. */
-static void long_error(const char *path, char *msg, size_t size)
+/* The message of the first failing view (skip false) or skip of the file at path. */
+static void long_error(const char *path, bool skip, char *msg, size_t size)
 {
     AtsReader *r = open_or_report(path);
     snprintf(msg, size, "(none)");
@@ -371,7 +405,7 @@ static void long_error(const char *path, char *msg, size_t size)
     const AtsCta *v = NULL;
     bool got = true, ok = true;
     while (ok && got) {
-        ok = ats_reader_view(r, &v, &got, &err);
+        ok = skip ? ats_reader_skip(r, &got, &err) : ats_reader_view(r, &v, &got, &err);
     }
     if (!ok) {
         snprintf(msg, size, "%s", err.msg);
@@ -390,15 +424,19 @@ static void test_long_file_errors(void)
     char *path = path_of("kernel-7.traceg");
     unsigned bad = write_long(path, false, ATS_LINES_CHUNK - 1, "");
     CHECK(bad > 0);
-    long_error(path, msg, sizeof msg);
     snprintf(want, sizeof want, "%s:%u: NUL byte in the line", path, bad);
-    CHECK_STR(msg, want);
+    for (int skip = 0; skip < 2; skip++) {
+        long_error(path, skip, msg, sizeof msg);
+        CHECK_STR(msg, want);
+    }
     bad = write_long(path, false, 900000, lots);
     CHECK(bad > 0);
-    long_error(path, msg, sizeof msg);
     snprintf(want, sizeof want, "%s:%u: line longer than %d bytes", path, bad,
              ATS_LINE_MAX);
-    CHECK_STR(msg, want);
+    for (int skip = 0; skip < 2; skip++) {
+        long_error(path, skip, msg, sizeof msg);
+        CHECK_STR(msg, want);
+    }
 }
 
 int main(void)
@@ -410,6 +448,7 @@ int main(void)
     RUN(test_view_equals_next);
     RUN(test_peek_skip);
     RUN(test_skip_checks);
+    RUN(test_skip_plain);
     RUN(test_long_file);
     RUN(test_long_file_errors);
     static const char *const names[] = {

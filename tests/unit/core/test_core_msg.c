@@ -1,5 +1,6 @@
 /* Unit tests of the cores' control messages (hw/core/core_msg.c): a launch and a CTA
- * survive encoding byte for byte, the layout is the documented little-endian one, and
+ * survive encoding byte for byte, the layout is the documented little-endian one, a
+ * CTA's shared-memory and constant accesses go without width and addresses, and
  * malformed encodings are refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -99,9 +100,53 @@ static void test_cta_round_trip(void)
     ats_cta_free(&c);
 }
 
+/* One warp: an LDS of 4 lanes, an LDC of 1, then an STG of 2 lanes. The message keeps
+ * only the STG's 2 addresses (at offset 0 of its pool), the LDS and LDC go with width
+ * 0: 16 head + 16 warp head + 3 x 48 instructions + 2 x 8 addresses = 192 bytes, not
+ * the 232 that all 7 addresses would take. */
+static void test_cta_keeps_sent_addresses(void)
+{
+    AtsCta c = {.nwarps = 1};
+    c.warps = calloc(1, sizeof *c.warps);
+    AtsWarp *w = &c.warps[0];
+    w->ninst = 3;
+    w->inst = calloc(3, sizeof *w->inst);
+    w->inst[0] = (AtsInst){.pc = 0, .mask = 0xf, .cls = ATS_LDS, .width = 4};
+    w->inst[1] =
+        (AtsInst){.pc = 16, .mask = 1, .cls = ATS_LDC, .width = 4, .addr_off = 4};
+    w->inst[2] =
+        (AtsInst){.pc = 32, .mask = 0x5, .cls = ATS_STG, .width = 8, .addr_off = 5};
+    w->naddrs = 7;
+    w->addrs = calloc(7, sizeof *w->addrs);
+    for (size_t i = 0; i < 7; i++) {
+        w->addrs[i] = 0x1000 + 0x100 * i;
+    }
+    size_t n = core_cta_size(&c);
+    CHECK_EQ_U64(n, 192);
+    uint8_t *buf = malloc(n);
+    core_cta_encode(&c, buf);
+    AtsCta back;
+    SimError err;
+    CHECK(core_cta_decode(buf, n, &back, &err));
+    const AtsWarp *b = &back.warps[0];
+    CHECK_EQ_U64(b->naddrs, 2);
+    CHECK_EQ_U64(b->inst[0].width, 0);
+    CHECK_EQ_U64(b->inst[0].mask, 0xf);
+    CHECK_EQ_U64(b->inst[1].width, 0);
+    CHECK_EQ_U64(b->inst[2].width, 8);
+    CHECK_EQ_U64(b->inst[2].addr_off, 0);
+    CHECK_EQ_U64(b->addrs[0], 0x1500);
+    CHECK_EQ_U64(b->addrs[1], 0x1600);
+    CHECK(core_cta_sends(ATS_LDL) && core_cta_sends(ATS_RED) && !core_cta_sends(ATS_STS));
+    ats_cta_free(&back);
+    free(buf);
+    ats_cta_free(&c);
+}
+
 int main(void)
 {
     RUN(test_launch_round_trip);
     RUN(test_cta_round_trip);
+    RUN(test_cta_keeps_sent_addresses);
     return harness_report();
 }
