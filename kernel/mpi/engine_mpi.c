@@ -6,12 +6,15 @@
  *   stop rule are computed from the same values (the earliest next time of every
  *   partition, reduced by MPI_MIN; a stop or the watched flag of any, by MPI_MAX), so
  *   the window sequence is the threaded engine's.
- * - One exchange per window: the sender writes, per destination rank, groups (source
- *   s, destination d, message count) ordered by d then s, and each message as arrival
- *   time, port index, kind and, for a transaction, its encoding (txn_wire.h). The
- *   receiver delivers to each of its partitions d the groups of s = 0, 1, ... in
- *   order, taking a local s from its outbox and a remote one from the next group of
- *   rank s % R: the threads' sending-partition order, hence the same event order.
+ * - One exchange per window: an MPI_Alltoall of headers (bytes for that rank, bytes
+ *   sent in all, next time, stop), then, unless no rank sends anything, an
+ *   MPI_Alltoallv of the messages; two collectives, not four, since on a loaded
+ *   machine each costs a scheduling round. The sender writes, per destination rank,
+ * groups (source s, destination d, message count) ordered by d then s, and each message
+ * as arrival time, port index, kind and, for a transaction, its encoding (txn_wire.h).
+ * The receiver delivers to each of its partitions d the groups of s = 0, 1, ... in order,
+ * taking a local s from its outbox and a remote one from the next group of rank s % R:
+ * the threads' sending-partition order, hence the same event order.
  * - Ports travel by their index in the platform (blocks in description order, each
  *   block's ports in order), the same on every rank, which built the same platform;
  *   a sorted table of port addresses gives a port's index.
@@ -31,6 +34,11 @@
 #include "kernel/txn_wire.h"
 #include "kernel/xalloc.h"
 
+/* What each rank tells every other at a window end (MPI_Alltoall): the bytes it
+ * sends to that rank, the bytes it sends in all, its earliest next time and its
+ * stop flag. */
+enum { MPI_HDR_BYTES, MPI_HDR_TOTAL, MPI_HDR_NEXT, MPI_HDR_STOP, MPI_HDR_N };
+
 typedef struct MpiPortRef {
     const Port *port;
     uint32_t index;
@@ -49,7 +57,9 @@ struct EngineMpi {
     int *scount, *sdispl, *rcount, *rdispl; /* ranks each */
     uint8_t *in;
     size_t incap;
-    size_t *cursor; /* ranks: read position in in */
+    size_t *cursor;    /* ranks: read position in in */
+    uint64_t *hdr_out; /* ranks * MPI_HDR_N each: the window-end headers */
+    uint64_t *hdr_in;
 };
 
 static int mpi_port_cmp(const void *a, const void *b)
@@ -116,6 +126,8 @@ EngineMpi *engine_mpi_new(Platform *p, const TxnCmdDecl *const *decls)
     m->rcount = xcalloc(r, sizeof *m->rcount);
     m->rdispl = xcalloc(r, sizeof *m->rdispl);
     m->cursor = xcalloc(r, sizeof *m->cursor);
+    m->hdr_out = xcalloc(r * MPI_HDR_N, sizeof *m->hdr_out);
+    m->hdr_in = xcalloc(r * MPI_HDR_N, sizeof *m->hdr_in);
     Engine *e = m->e;
     e->rank = (uint32_t)m->rank;
     e->ranks = (uint32_t)m->ranks;
@@ -140,6 +152,8 @@ void engine_mpi_free(EngineMpi *m)
     free(m->rdispl);
     free(m->in);
     free(m->cursor);
+    free(m->hdr_out);
+    free(m->hdr_in);
     free(m);
 }
 
@@ -195,8 +209,9 @@ static void mpi_pack(EngineMpi *m, unsigned k, int r)
     }
 }
 
-/* Sends every rank its messages of window k and receives this rank's. */
-static void mpi_exchange(EngineMpi *m, unsigned k)
+/* Sends every rank its messages of window k and receives this rank's; *next and
+ * *stop become the earliest next time and the stop flag of all ranks. */
+static void mpi_exchange(EngineMpi *m, unsigned k, SimTime *next, int *stop)
 {
     m->out.n = 0;
     for (int r = 0; r < m->ranks; r++) {
@@ -206,12 +221,28 @@ static void mpi_exchange(EngineMpi *m, unsigned k)
         }
         m->scount[r] = (int)m->out.n - m->sdispl[r];
     }
-    MPI_Alltoall(m->scount, 1, MPI_INT, m->rcount, 1, MPI_INT, MPI_COMM_WORLD);
-    size_t total = 0;
     for (int r = 0; r < m->ranks; r++) {
+        uint64_t *h = &m->hdr_out[(size_t)r * MPI_HDR_N];
+        h[MPI_HDR_BYTES] = (uint64_t)m->scount[r];
+        h[MPI_HDR_TOTAL] = m->out.n;
+        h[MPI_HDR_NEXT] = *next;
+        h[MPI_HDR_STOP] = (uint64_t)*stop;
+    }
+    MPI_Alltoall(m->hdr_out, MPI_HDR_N, MPI_UINT64_T, m->hdr_in, MPI_HDR_N, MPI_UINT64_T,
+                 MPI_COMM_WORLD);
+    size_t total = 0, all = 0;
+    for (int r = 0; r < m->ranks; r++) {
+        const uint64_t *h = &m->hdr_in[(size_t)r * MPI_HDR_N];
+        m->rcount[r] = (int)h[MPI_HDR_BYTES];
         m->rdispl[r] = (int)total;
         m->cursor[r] = total;
         total += (size_t)m->rcount[r];
+        all += h[MPI_HDR_TOTAL];
+        *next = h[MPI_HDR_NEXT] < *next ? h[MPI_HDR_NEXT] : *next;
+        *stop = *stop || h[MPI_HDR_STOP];
+    }
+    if (all == 0) {
+        return;
     }
     m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
     MPI_Alltoallv(m->out.b, m->scount, m->sdispl, MPI_BYTE, m->in, m->rcount, m->rdispl,
@@ -338,8 +369,7 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
         }
         double before = mpi_clock();
         work += before - t;
-        mpi_exchange(m, k);
-        mpi_reduce(&w, &stop);
+        mpi_exchange(m, k, &w, &stop);
         t = mpi_clock();
         wait += t - before;
         windows++;
