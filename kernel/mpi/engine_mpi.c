@@ -31,6 +31,7 @@
 
 #include "kernel/block.h"
 #include "kernel/engine_priv.h"
+#include "kernel/trace/trace_defer.h"
 #include "kernel/txn_wire.h"
 #include "kernel/xalloc.h"
 
@@ -60,6 +61,9 @@ struct EngineMpi {
     size_t *cursor;    /* ranks: read position in in */
     uint64_t *hdr_out; /* ranks * MPI_HDR_N each: the window-end headers */
     uint64_t *hdr_in;
+    uint64_t nrec; /* records packed for the partition being drained */
+    char **evs;    /* rank 0: the log event names received (owned) */
+    size_t nevs, evcap;
 };
 
 static int mpi_port_cmp(const void *a, const void *b)
@@ -154,6 +158,10 @@ void engine_mpi_free(EngineMpi *m)
     free(m->cursor);
     free(m->hdr_out);
     free(m->hdr_in);
+    for (size_t i = 0; i < m->nevs; i++) {
+        free(m->evs[i]);
+    }
+    free(m->evs);
     free(m);
 }
 
@@ -477,4 +485,90 @@ void engine_mpi_gather_stats(EngineMpi *m, EngineTimes *times)
         times->work_s = sum[0];
         times->wait_s = sum[1];
     }
+}
+
+/* TraceDeferFn: appends one log record (port index, time, event name, transaction). */
+static void mpi_log_put(void *ctx, size_t i, SimTime t, const char *ev, const Txn *txn)
+{
+    EngineMpi *m = ctx;
+    uint8_t len = (uint8_t)strlen(ev);
+    txn_wire_u64(&m->out, i);
+    txn_wire_u64(&m->out, t);
+    txn_wire_bytes(&m->out, &len, 1);
+    txn_wire_bytes(&m->out, ev, len);
+    txn_wire_put(&m->out, txn);
+    m->nrec++;
+}
+
+/* Rank 0's copy of the event name of len bytes at name (owned by m). */
+static const char *mpi_log_event(EngineMpi *m, const char *name, size_t len)
+{
+    for (size_t i = 0; i < m->nevs; i++) {
+        if (strlen(m->evs[i]) == len && memcmp(m->evs[i], name, len) == 0) {
+            return m->evs[i];
+        }
+    }
+    m->evs = xgrow(m->evs, &m->evcap, m->nevs + 1, sizeof *m->evs, 4);
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    return m->evs[m->nevs++] = copy;
+}
+
+/* Rank 0: the records of one partition as mpi_log_put wrote them, into d. */
+static bool mpi_log_get(EngineMpi *m, TraceDefer *d, TxnWireIn *in, SimError *err)
+{
+    uint32_t p;
+    uint64_t n;
+    if (!txn_wire_read(in, &p, 4) || !txn_wire_read(in, &n, 8) || p >= m->e->n) {
+        return sim_error_set(err, "MPI: bad log records");
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i, t;
+        uint8_t len;
+        char name[256];
+        if (!txn_wire_read(in, &i, 8) || !txn_wire_read(in, &t, 8) ||
+            !txn_wire_read(in, &len, 1) || !txn_wire_read(in, name, len)) {
+            return sim_error_set(err, "MPI: truncated log record");
+        }
+        Txn *txn = txn_wire_get(in, m->e->sim[p], m->decls, err);
+        if (!txn) {
+            return false;
+        }
+        trace_defer_add(d, p, i, t, mpi_log_event(m, name, len), txn);
+    }
+    return true;
+}
+
+bool engine_mpi_gather_log(EngineMpi *m, TraceDefer *d, SimError *err)
+{
+    m->out.n = 0;
+    for (uint32_t p = 0; p < m->e->n; p++) {
+        if (!mpi_local(m, p)) {
+            trace_defer_drain(d, p, NULL, NULL);
+        } else if (m->rank != 0) {
+            txn_wire_u32(&m->out, p);
+            size_t at = m->out.n;
+            txn_wire_u64(&m->out, 0);
+            m->nrec = 0;
+            trace_defer_drain(d, p, mpi_log_put, m);
+            memcpy(m->out.b + at, &m->nrec, sizeof m->nrec);
+        }
+    }
+    int len = (int)m->out.n;
+    MPI_Gather(&len, 1, MPI_INT, m->rcount, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; m->rank == 0 && r < m->ranks; r++) {
+        m->rdispl[r] = (int)total;
+        total += (size_t)m->rcount[r];
+    }
+    m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
+    MPI_Gatherv(m->out.b, len, MPI_BYTE, m->in, m->rcount, m->rdispl, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+    TxnWireIn in = {m->in, total, 0};
+    bool ok = true;
+    while (ok && m->rank == 0 && in.pos < total) {
+        ok = mpi_log_get(m, d, &in, err);
+    }
+    return ok;
 }

@@ -16,6 +16,7 @@
 
 #include "kernel/engine.h"
 #include "kernel/platform/platform.h"
+#include "kernel/trace/trace_defer.h"
 
 typedef struct EngineMpi EngineMpi;
 
@@ -32,6 +33,13 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
                     SimError *err);
 /* The largest v of all ranks. */
 int engine_mpi_max(const EngineMpi *m, int v);
+/* Logs (d: the log's deferred buffers, trace_log_defer; every rank passes its own):
+ * each rank drops the records of the partitions it does not run, the ranks but 0
+ * send theirs to rank 0 (MPI_Gatherv), which appends them to the buffers of those
+ * partitions, so that its next flush merges every partition's records by (time,
+ * partition) as on threads. Call after every engine_mpi_run, before the flush.
+ * False with err set (rank 0) on a record it cannot decode. */
+bool engine_mpi_gather_log(EngineMpi *m, TraceDefer *d, SimError *err);
 /* Rank 0 receives the statistics of the blocks of the other ranks' partitions into
  * its registry (after platform_finish_stats on every rank); the time split of
  * every rank is summed into rank 0's *times. */

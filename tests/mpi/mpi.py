@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""MPI ranks give the stats of `--threads 1` byte for byte (docs/parallel.md "MPI").
+"""MPI ranks give the stats and logs of `--threads 1` byte for byte (docs/parallel.md
+"MPI").
 
     mpi.py MGTLM SRCROOT BUILT MPIRUN CASE
 
@@ -9,13 +10,14 @@ found). CASE is one of:
              MPI is built)
   platforms  every shipped platform (but those in tests/parallel/shared_pattern.txt)
              as shipped (one partition) and as a cut variant (fabric wires of 10 ns),
-             `mpirun -n 2 mgtlm run --mpi` against `--threads 1`: exit status and the
-             stats (all but the host section) identical
-  trace      a trace-driven run (traces/public/vectoradd) on a cut gpu4 variant
+             `mpirun -n 2 mgtlm run --mpi` against `--threads 1`: exit status, the
+             stats (all but the host section) and every binary log file identical
+  trace      a trace-driven run (traces/public/vectoradd) on a cut gpu4 variant,
+             JSON Lines logs
   stress     one cu alone in a partition, a cut wire of 1 ps, 64 GPUs (65 partitions),
              and 3 ranks (partitions spread unevenly) on a cut gpu4
   stop       --until T on a cut variant (stop "until", same stats); SIGINT to mpirun:
-             no hang, and rank 0 wrote valid stats with stop "signal"
+             no hang, rank 0 wrote valid stats with stop "signal" and readable logs
 
 Every case but `refused` exits 77 (skipped) with a message when MPI was not built or
 mpirun is missing. Ranks run on the local machine with --oversubscribe (and the
@@ -68,26 +70,36 @@ def load_stats(path):
     return data
 
 
-def run(tmp, tag, platform, ranks, args):
-    """Runs on --threads 1 (ranks 0) or on MPI ranks: (exit status, stats)."""
-    stats = os.path.join(tmp, "%s-r%d.json" % (tag, ranks))
-    cmd = [MGTLM, "run", platform, "-q", "--stats", stats] + args
+def run(tmp, tag, platform, ranks, args, fmt):
+    """Runs on --threads 1 (ranks 0) or on MPI ranks: (exit status, stats, logs)."""
+    out = os.path.join(tmp, "%s-r%d" % (tag, ranks))
+    stats = out + ".json"
+    cmd = [MGTLM, "run", platform, "-q", "--stats", stats, "--log-dir", out,
+           "--log-format", fmt] + args
     if ranks:
         cmd = [MPIRUN, "-n", str(ranks), "--oversubscribe"] + cmd + ["--mpi"]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        text=True, env=ENV, timeout=600)
     if p.returncode not in (0, 1):
         print(p.stderr.strip()[-2000:])
-    return p.returncode, load_stats(stats)
+    logs = {}
+    if os.path.isdir(out):
+        for name in sorted(os.listdir(out)):
+            with open(os.path.join(out, name), "rb") as f:
+                logs[name] = f.read()
+    return p.returncode, load_stats(stats), logs
 
 
-def same_as_threads(tmp, tag, platform, args, ranks=(2,)):
-    one = run(tmp, tag, platform, 0, args)
-    check(one[0] in (0, 1) and one[1], "%s: --threads 1 ran (exit %d)" % (tag, one[0]))
+def same_as_threads(tmp, tag, platform, args, ranks=(2,), fmt="binary"):
+    one = run(tmp, tag, platform, 0, args, fmt)
+    check(one[0] in (0, 1) and one[1] and one[2],
+          "%s: --threads 1 ran (exit %d, %d log files)" % (tag, one[0], len(one[2])))
     for r in ranks:
-        other = run(tmp, tag, platform, r, args)
+        other = run(tmp, tag, platform, r, args, fmt)
         check(other[0] == one[0], "%s: exit status %d on %d ranks" % (tag, other[0], r))
         check(other[1] == one[1], "%s: stats identical on %d ranks" % (tag, r))
+        check(other[2] == one[2], "%s: %d log files identical on %d ranks"
+              % (tag, len(one[2]), r))
     return one
 
 
@@ -117,7 +129,7 @@ def case_trace(tmp):
     trace = os.path.join(SRC, "traces", "public", "vectoradd")
     cut = variant(tmp, os.path.join(PLATFORMS, "gpu4-baseline.json"), "trace-cut",
                   {"fabric": {"latency": "10ns"}})
-    one = same_as_threads(tmp, "gpu4-trace", cut, ["--trace", trace])
+    one = same_as_threads(tmp, "gpu4-trace", cut, ["--trace", trace], fmt="jsonl")
     check(any(k.endswith(".warp_insts") and v for k, v in
               one[1].get("stats", {}).items()),
           "gpu4-trace: the trace's kernels ran (warp instructions counted)")
@@ -142,13 +154,19 @@ def case_stress(tmp):
 def case_stop(tmp):
     cut = variant(tmp, os.path.join(PLATFORMS, "gpu8-baseline.json"), "stop-cut",
                   {"fabric": {"latency": "10ns"}})
-    status, stats = same_as_threads(tmp, "until", cut, ["--until", "12345ns"])
+    status, stats, logs = same_as_threads(tmp, "until", cut, ["--until", "12345ns"],
+                                          fmt="jsonl")
     run_ = stats.get("run", {})
     check(run_.get("stop") == "until" and run_.get("simulated_ps", 10**18) <= 12345000,
           "until: stop %s at %s ps" % (run_.get("stop"), run_.get("simulated_ps")))
+    last = max((json.loads(line)["t"] for body in logs.values()
+                for line in body.splitlines()), default=0)
+    check(0 < last <= 12345000, "until: last logged event at %d ps" % last)
     stats_path = os.path.join(tmp, "sig.json")
+    log_dir = os.path.join(tmp, "sig-logs")
     cmd = [MPIRUN, "-n", "2", "--oversubscribe", MGTLM, "run", cut, "--mpi", "-q",
-           "--stats", stats_path, "--set", "gpu*.cu[*].count=1000000000"]
+           "--stats", stats_path, "--log-dir", log_dir, "--log-ports", "gpu0.*",
+           "--set", "gpu*.cu[*].count=1000000000"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          env=ENV, text=True)
     time.sleep(3)
@@ -165,6 +183,16 @@ def case_stop(tmp):
     check(data is not None and data.get("run", {}).get("stop") == "signal",
           "SIGINT: stats %s" % ("not written" if data is None else
                                 "with stop %s" % data.get("run", {}).get("stop")))
+    bad = 0
+    for name in os.listdir(log_dir) if os.path.isdir(log_dir) else []:
+        with open(os.path.join(log_dir, name)) as f:
+            for line in f:
+                try:
+                    json.loads(line)
+                except ValueError:
+                    bad += 1
+    check(os.path.isdir(log_dir) and bad == 0,
+          "SIGINT: logs readable (%d bad lines)" % bad)
 
 
 CASES = {"refused": case_refused, "platforms": case_platforms, "trace": case_trace,

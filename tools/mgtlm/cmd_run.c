@@ -12,8 +12,9 @@
  * partitioned engine, its partitions spread over --threads threads; its outputs do
  * not depend on the thread count. With --mpi (under mpirun) the partitions are spread
  * over the MPI ranks instead (kernel/mpi/engine_mpi.h): every rank builds the
- * platform, rank 0 alone writes the stats and prints the summary; without MPI in the
- * build, --mpi is a usage error. */
+ * platform, rank 0 alone writes the stats and the logs (the other ranks send it their
+ * records) and prints the summary; without MPI in the build, --mpi is a usage
+ * error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ static const CliOpt run_opts[] = {
      "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
     CLI_THREADS_OPT,
     {RUN_MPI, "mpi", NULL,
-     "spread the partitions over the ranks of mpirun (a build with MPI; no logs yet)"},
+     "spread the partitions over the ranks of mpirun (a build with MPI)"},
     CLI_OPT_HELP,
 };
 
@@ -152,9 +153,6 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
                                      "(install libopenmpi-dev and reconfigure)");
         }
 #endif
-        if (ok && a->mpi && a->log.dir) {
-            ok = sim_error_set(&err, "--mpi: logs are not written on MPI ranks yet");
-        }
     }
     if (id == CLI_ERROR) {
         fprintf(stderr, "%s\n", err.msg);
@@ -222,10 +220,12 @@ static bool run_loop(const RunArgs *a, Platform *p, EngineMpi *mpi, TraceLog *lo
         if (mpi) {
             SimRunResult r;
             SimError err;
-            if (!engine_mpi_run(mpi, slice_end, times, &r, &err)) {
+            if (!engine_mpi_run(mpi, slice_end, times, &r, &err) ||
+                (log && !engine_mpi_gather_log(mpi, trace_log_defer(log), &err))) {
                 fprintf(stderr, "mgtlm run: %s\n", err.msg);
                 MPI_Abort(MPI_COMM_WORLD, 2);
             }
+            trace_log_flush(log);
             int stop = 0;
             bool dump = false;
             if (engine_mpi_max(mpi, run_signal_flag != 0)) {
@@ -345,15 +345,24 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
         return 2;
     }
     EngineMpi *mpi = NULL;
-    bool quiet = a->quiet;
+    bool quiet = a->quiet, writer = true;
 #ifdef MGTLM_MPI
     if (a->mpi) {
         mpi = engine_mpi_new(p, a->cmds);
-        quiet = quiet || engine_mpi_rank(mpi) != 0;
+        writer = engine_mpi_rank(mpi) == 0;
+        quiet = quiet || !writer;
     }
 #endif
     TraceLog *log = NULL;
-    if (!cli_log_open(&a->log, p, NULL, &log, &err)) {
+    bool log_ok = true;
+    if (mpi && !writer && a->log.dir) {
+        log_ok = (log = trace_log_open(p, NULL, a->log.format,
+                                       (const char *const *)a->log.globs, a->log.nglobs,
+                                       &err)) != NULL;
+    } else {
+        log_ok = cli_log_open(&a->log, p, NULL, &log, &err);
+    }
+    if (!log_ok) {
         fprintf(stderr, "%s\n", err.msg);
         platform_free(p);
         sim_free(sim);
@@ -382,11 +391,9 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     }
     m->wall_s = run_progress_clock() - pr.start;
     platform_finish_stats(p);
-    bool writer = true;
 #ifdef MGTLM_MPI
     if (mpi) {
         engine_mpi_gather_stats(mpi, &times);
-        writer = engine_mpi_rank(mpi) == 0;
     }
 #endif
     if (!cli_log_close(log, &err)) {
