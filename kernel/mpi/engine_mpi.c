@@ -170,6 +170,22 @@ int engine_mpi_rank(const EngineMpi *m)
     return m->rank;
 }
 
+int engine_mpi_owner(const EngineMpi *m, const Sim *sim)
+{
+    return (int)(engine_part_of(m->e, sim) % (uint32_t)m->ranks);
+}
+
+int engine_mpi_ranks(const EngineMpi *m)
+{
+    return m->ranks;
+}
+
+void engine_mpi_gather_bytes(EngineMpi *m, const void *mine, size_t len, void *all)
+{
+    (void)m;
+    MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
 int engine_mpi_max(const EngineMpi *m, int v)
 {
     (void)m;

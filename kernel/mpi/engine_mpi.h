@@ -31,6 +31,13 @@ int engine_mpi_rank(const EngineMpi *m);
  * message cannot be decoded. */
 bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResult *result,
                     SimError *err);
+/* The rank that runs the partition of kernel sim (one of the engine's). */
+int engine_mpi_owner(const EngineMpi *m, const Sim *sim);
+/* Rank 0 receives len bytes from every rank (itself included) into all (ranks * len
+ * bytes, rank order; ignored on the other ranks). */
+void engine_mpi_gather_bytes(EngineMpi *m, const void *mine, size_t len, void *all);
+/* How many ranks run. */
+int engine_mpi_ranks(const EngineMpi *m);
 /* The largest v of all ranks. */
 int engine_mpi_max(const EngineMpi *m, int v);
 /* Logs (d: the log's deferred buffers, trace_log_defer; every rank passes its own):

@@ -6,8 +6,8 @@
 
 BUILT is "yes" when mgtlm was built with MPI; MPIRUN the mpirun program ("" if not
 found). CASE is one of:
-  refused    without MPI in the build, `run --mpi` exits 2 with one line (skipped when
-             MPI is built)
+  refused    without MPI in the build, `run --mpi` and `test --mpi` exit 2 with one
+             line (skipped when MPI is built)
   platforms  every shipped platform (but those in tests/parallel/shared_pattern.txt)
              as shipped (one partition) and as a cut variant (fabric wires of 10 ns),
              `mpirun -n 2 mgtlm run --mpi` against `--threads 1`: exit status, the
@@ -16,6 +16,10 @@ found). CASE is one of:
              JSON Lines logs
   stress     one cu alone in a partition, a cut wire of 1 ps, 64 GPUs (65 partitions),
              and 3 ranks (partitions spread unevenly) on a cut gpu4
+  testbench  `mpirun -n 2 mgtlm test --mpi` against `mgtlm test`: exit status, the
+             output (verdict, reasons, differing records) and every log identical,
+             on testbenches whose explicit map puts a driver or the sm in a partition
+             of its own and on shipped ones as they are (one partition)
   stop       --until T on a cut variant (stop "until", same stats); SIGINT to mpirun:
              no hang, rank 0 wrote valid stats with stop "signal" and readable logs
 
@@ -109,6 +113,11 @@ def case_refused(tmp):
     lines = p.stderr.strip().splitlines()
     check(p.returncode == 2 and len(lines) == 1 and "--mpi" in lines[0],
           "run --mpi without MPI: exit %d, %s" % (p.returncode, lines))
+    tb = os.path.join(SRC, "testbench", "tb", "loop_latency.json")
+    p = subprocess.run([MGTLM, "test", tb, "--mpi"], capture_output=True, text=True)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and "--mpi" in lines[0],
+          "test --mpi without MPI: exit %d, %s" % (p.returncode, lines))
 
 
 def case_platforms(tmp):
@@ -195,7 +204,73 @@ def case_stop(tmp):
           "SIGINT: logs readable (%d bad lines)" % bad)
 
 
-CASES = {"refused": case_refused, "platforms": case_platforms, "trace": case_trace,
+# Testbenches given an explicit map that puts a driver (or the sm) in a partition of
+# its own (the maps of tests/parallel/parallel.py), and shipped ones as they are.
+TESTBENCHES = [
+    ("tb/two_drivers_order", {"tb.d*": 1, "*": 0}),
+    ("tb/two_drivers_set", {"tb.d*": 1, "*": 0}),
+    ("tb/backpressure", {"tb.d0": 1, "*": 0}),
+    ("tb/driver_responder", {"tb.req": 1, "*": 0}),
+    ("tb/loop_latency", {"tb.d0": 1, "*": 0}),
+    ("carve/imst_fanout8", {"tb.sm": 1, "*": 0}),
+    ("carve/imst_rw_shared", {"tb.sm": 1, "*": 0}),
+    ("tb/loop_latency", None),
+    ("tb/two_drivers_order", None),
+]
+
+
+def testbench_variant(tmp, name, parts):
+    """A copy of testbench name whose platform carries the map parts (if any)."""
+    src = os.path.join(SRC, "testbench", name + ".json")
+    here = os.path.dirname(src)
+    with open(src) as f:
+        tb = json.load(f)
+    plat = tb["platform"]
+    if isinstance(plat, str):
+        plat = {"extends": os.path.join(here, plat), "name": os.path.basename(name)}
+    elif "extends" in plat:
+        plat["extends"] = os.path.join(here, plat["extends"])
+    if parts:
+        plat["partitions"] = parts
+    tb["platform"] = plat
+    tb["golden"] = os.path.join(here, tb["golden"])
+    tag = name.replace("/", "-") + ("-cut" if parts else "")
+    path = os.path.join(tmp, tag + ".json")
+    with open(path, "w") as f:
+        json.dump(tb, f)
+    return path
+
+
+def run_test(tmp, tb, ranks):
+    """`mgtlm test` on --threads 1 (ranks 0) or on MPI ranks: (exit, stdout, logs)."""
+    out = os.path.join(tmp, os.path.basename(tb)[:-5] + "-r%d" % ranks)
+    cmd = [MGTLM, "test", tb, "--log-dir", out]
+    if ranks:
+        cmd = [MPIRUN, "-n", str(ranks), "--oversubscribe"] + cmd + ["--mpi"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=600)
+    logs = {}
+    for root, _, files in os.walk(out):
+        for name in sorted(files):
+            with open(os.path.join(root, name), "rb") as f:
+                logs[os.path.relpath(os.path.join(root, name), out)] = f.read()
+    return p.returncode, p.stdout, logs
+
+
+def case_testbench(tmp):
+    for name, parts in TESTBENCHES:
+        tb = testbench_variant(tmp, name, parts)
+        tag = name + (" (cut)" if parts else "")
+        one = run_test(tmp, tb, 0)
+        check(one[0] in (0, 1) and one[2], "%s: --threads 1 ran (exit %d, %d log files)"
+              % (tag, one[0], len(one[2])))
+        two = run_test(tmp, tb, 2)
+        check(two[:2] == one[:2], "%s: same exit status and output on 2 ranks (%s)"
+              % (tag, one[1].splitlines()[0] if one[1] else "no output"))
+        check(two[2] == one[2], "%s: %d log files identical on 2 ranks"
+              % (tag, len(one[2])))
+
+
+CASES = {"refused": case_refused, "testbench": case_testbench, "platforms": case_platforms, "trace": case_trace,
          "stress": case_stress, "stop": case_stop}
 
 if CASE == "refused" and BUILT == "yes":
