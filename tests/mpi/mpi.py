@@ -270,8 +270,9 @@ def case_testbench(tmp):
               % (tag, len(one[2])))
 
 
-CASES = {"refused": case_refused, "testbench": case_testbench, "platforms": case_platforms, "trace": case_trace,
-         "stress": case_stress, "stop": case_stop}
+CASES = {"refused": case_refused, "testbench": case_testbench,
+         "platforms": case_platforms, "trace": case_trace, "stress": case_stress,
+         "stop": case_stop}
 
 if CASE == "refused" and BUILT == "yes":
     print("skipped: this mgtlm was built with MPI (run --mpi is accepted)")
