@@ -17,6 +17,7 @@
  * - Barrier: pthread_barrier_wait (docs/parallel.md compares it with spinning on this
  *   2-core machine). */
 #include "engine.h"
+#include "engine_priv.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -25,22 +26,6 @@
 
 #include "sim_priv.h"
 #include "xalloc.h"
-
-typedef struct EnginePub {
-    SimTime next; /* earliest pending event or message of the partition */
-    bool stop;
-    bool sent; /* the partition sent messages in the window */
-} EnginePub;
-
-struct Engine {
-    uint32_t n;
-    Sim **sim;        /* n kernels, owned */
-    Outbox *box;      /* n * n: box[s * n + d] from partition s to d */
-    OutboxSide *side; /* n: each partition's side of its outboxes */
-    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
-    SimTime lookahead;
-    const volatile sig_atomic_t *watch;
-};
 
 /* What the threads of one engine_run share. */
 typedef struct EngineRun {
@@ -74,6 +59,7 @@ Engine *engine_new(uint32_t nparts)
     e->side = xcalloc(nparts, sizeof *e->side);
     e->lookahead = SIM_TIME_MAX;
     e->watch = &engine_unset;
+    e->ranks = 1;
     for (uint32_t p = 0; p < nparts; p++) {
         outbox_side_begin(&e->side[p], 0);
         for (uint32_t d = 0; d < nparts; d++) {
@@ -105,6 +91,8 @@ void engine_free(Engine *e)
     free(e->box);
     free(e->side);
     free(e->pub);
+    free(e->far_now);
+    free(e->far_events);
     free(e);
 }
 
@@ -149,7 +137,8 @@ SimTime engine_now(const Engine *e)
 {
     SimTime now = 0;
     for (uint32_t p = 0; p < e->n; p++) {
-        SimTime t = sim_now(e->sim[p]);
+        SimTime t =
+            e->far_now && p % e->ranks != e->rank ? e->far_now[p] : sim_now(e->sim[p]);
         now = t > now ? t : now;
     }
     return now;
@@ -159,13 +148,17 @@ uint64_t engine_events(const Engine *e)
 {
     uint64_t n = 0;
     for (uint32_t p = 0; p < e->n; p++) {
-        n += sim_events_executed(e->sim[p]);
+        n += e->far_now && p % e->ranks != e->rank ? e->far_events[p]
+                                                   : sim_events_executed(e->sim[p]);
     }
     return n;
 }
 
 SimTime engine_next_time(const Engine *e)
 {
+    if (e->far_ran) {
+        return e->far_next;
+    }
     SimTime next = SIM_TIME_MAX;
     for (uint32_t p = 0; p < e->n; p++) {
         SimTime t = sim_next_time(e->sim[p]);
@@ -223,7 +216,7 @@ static void engine_reports(Engine *e)
 }
 
 /* Releases every outbox buffer and starts window 0 (single-threaded). */
-static void engine_empty(Engine *e)
+void engine_empty(Engine *e)
 {
     for (size_t i = 0; i < (size_t)e->n * e->n; i++) {
         outbox_release(&e->box[i], 0);
@@ -236,7 +229,7 @@ static void engine_empty(Engine *e)
 
 /* Single-threaded, between runs: delivers what was sent outside a window (by the
  * blocks' reset) and empties every outbox. */
-static void engine_flush(Engine *e)
+void engine_flush(Engine *e)
 {
     for (uint32_t d = 0; d < e->n; d++) {
         for (uint32_t s = 0; s < e->n; s++) {
@@ -250,7 +243,7 @@ static void engine_flush(Engine *e)
 }
 
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
-static void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
+void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
 {
     OutboxSide *side = &e->side[p];
     outbox_side_begin(side, k);

@@ -269,6 +269,27 @@ StatView stats_at(const Stats *s, size_t i)
     return v;
 }
 
+void stats_set_at(Stats *s, size_t i, const StatView *v)
+{
+    StatEntry *e = s->entries[i];
+    switch (e->store) {
+    case STAT_VALUE_U64:
+        e->v.counter = v->counter;
+        break;
+    case STAT_VALUE_REAL:
+        e->v.real = v->real;
+        break;
+    case STAT_VALUE_HIST:
+        e->v.hist.count = v->hist->count;
+        e->v.hist.sum = v->hist->sum;
+        e->v.hist.min = v->hist->min;
+        e->v.hist.max = v->hist->max;
+        memcpy(e->v.hist.buckets, v->hist->buckets,
+               e->v.hist.nbuckets * sizeof *e->v.hist.buckets);
+        break;
+    }
+}
+
 const char *stat_kind_name(StatKind k)
 {
     static const char *const names[] = {[STAT_COUNTER] = "counter",

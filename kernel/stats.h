@@ -132,6 +132,10 @@ typedef struct StatView {
  * registration order. */
 size_t stats_count(const Stats *s);
 StatView stats_at(const Stats *s, size_t i);
+/* Overwrites the value of statistic i with v's (v->store must be its store; a
+ * histogram's count, sum, min, max and buckets are copied, its width and bucket
+ * count must match). How MPI ranks merge their stats into rank 0's registry. */
+void stats_set_at(Stats *s, size_t i, const StatView *v);
 
 /* "counter", "gauge", "time", "enum" or "histogram" (a static string). */
 const char *stat_kind_name(StatKind k);

@@ -71,13 +71,18 @@ typedef struct TraceLog TraceLog;
 /* Opens log output in dir for every port of p whose full name matches one of the
  * globs (NULL or empty = all ports) and attaches it to those ports. Fails if dir
  * cannot be created/written or a glob matches no port. The log is owned by the
- * caller; close it with trace_log_close before freeing the platform. */
+ * caller; close it with trace_log_close before freeing the platform. dir NULL, on a
+ * platform built on an engine only: the ports record into the deferred buffers and
+ * nothing is written (an MPI rank other than 0, which sends its records to rank 0). */
 TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
                          const char *const *globs, size_t nglobs, SimError *err);
 /* On a platform of several partitions: writes what the ports recorded since the last
  * flush (call after every engine_run, while no partition runs; NULL: nothing).
  * Otherwise a no-op: records are written as they happen. */
 void trace_log_flush(TraceLog *log);
+/* The deferred buffers of a log on an engine (borrowed; NULL without an engine or
+ * for a NULL log). */
+struct TraceDefer *trace_log_defer(TraceLog *log);
 /* Flushes, closes and detaches; frees log. Fails if any write failed during the run
  * (the message names the file). */
 bool trace_log_close(TraceLog *log, SimError *err);

@@ -76,6 +76,26 @@ TraceSink *trace_defer_sink(TraceDefer *d, size_t i)
     return &d->ports[i].sink;
 }
 
+void trace_defer_drain(TraceDefer *d, uint32_t p, TraceDeferFn fn, void *ctx)
+{
+    DeferBuf *b = &d->bufs[p];
+    for (size_t k = b->next; k < b->n; k++) {
+        if (fn) {
+            fn(ctx, b->r[k].i, b->r[k].t, b->r[k].ev, b->r[k].copy);
+        }
+        txn_unref(b->r[k].copy);
+    }
+    b->n = b->next = 0;
+}
+
+void trace_defer_add(TraceDefer *d, uint32_t p, size_t i, SimTime t, const char *ev,
+                     Txn *copy)
+{
+    DeferBuf *b = &d->bufs[p];
+    b->r = xgrow(b->r, &b->cap, b->n + 1, sizeof *b->r, 256);
+    b->r[b->n++] = (DeferRec){t, i, ev, copy};
+}
+
 void trace_defer_flush(TraceDefer *d)
 {
     for (;;) {

@@ -3,7 +3,8 @@
  * one sink per selected port. Ports are taken in platform order (blocks in
  * description order, ports in port-table order), so output is deterministic. On a
  * platform of several partitions the sinks are deferred ones (trace_defer.c) and
- * trace_log_flush writes what they buffered. */
+ * trace_log_flush writes what they buffered; without a directory (an MPI rank but 0)
+ * no writer is opened and the buffers are drained by the MPI transport. */
 #include "trace_defer.h"
 #include "trace_writer.h"
 
@@ -151,7 +152,9 @@ static void trace_log_write(void *ctx, size_t i, SimTime t, const char *ev,
                             const Txn *txn)
 {
     TraceWriter *w = ctx;
-    w->record(w, i, t, ev, txn);
+    if (w) {
+        w->record(w, i, t, ev, txn);
+    }
 }
 
 /* The sink attached to port i. */
@@ -168,7 +171,7 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
         sim_error_set(err, "out of memory opening the log");
         return NULL;
     }
-    if (!select_ports(log, p, globs, nglobs, err) || !trace_make_dir(dir, err)) {
+    if (!select_ports(log, p, globs, nglobs, err) || (dir && !trace_make_dir(dir, err))) {
         log_free(log);
         return NULL;
     }
@@ -176,8 +179,8 @@ TraceLog *trace_log_open(Platform *p, const char *dir, TraceFormat fmt,
     TraceLayout lay = {.names = log->names,
                        .n = log->n,
                        .cmds = owner && owner->plat ? owner->plat->cmds : NULL};
-    log->w = trace_writer_open(fmt, dir, &lay, err);
-    if (!log->w) {
+    log->w = dir ? trace_writer_open(fmt, dir, &lay, err) : NULL;
+    if (dir && !log->w) {
         log_free(log);
         return NULL;
     }
@@ -201,9 +204,14 @@ bool trace_log_close(TraceLog *log, SimError *err)
         trace_detach(log->ports[i], trace_log_sink(log, i));
     }
     trace_defer_free(log->defer);
-    bool ok = log->w->close(log->w, err);
+    bool ok = !log->w || log->w->close(log->w, err);
     log_free(log);
     return ok;
+}
+
+TraceDefer *trace_log_defer(TraceLog *log)
+{
+    return log ? log->defer : NULL;
 }
 
 void trace_log_flush(TraceLog *log)

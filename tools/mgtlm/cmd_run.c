@@ -10,17 +10,26 @@
  * unless --quiet.
  * A platform of several partitions (its partition map, docs/parallel.md) runs on the
  * partitioned engine, its partitions spread over --threads threads; its outputs do
- * not depend on the thread count. */
+ * not depend on the thread count. With --mpi (under mpirun) the partitions are spread
+ * over the MPI ranks instead (kernel/mpi/engine_mpi.h): every rank builds the
+ * platform, rank 0 alone writes the stats and the logs (the other ranks send it their
+ * records) and prints the summary; without MPI in the build, --mpi is a usage
+ * error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef MGTLM_MPI
+#include <mpi.h>
+#endif
 
 #include "cli_log.h"
 #include "cli_opt.h"
 #include "cli_set.h"
 #include "cli_threads.h"
 #include "commands.h"
+#include "kernel/mpi/engine_mpi.h"
 #include "kernel/platform/platform.h"
 #include "kernel/trace/trace.h"
 #include "kernel/units.h"
@@ -44,9 +53,11 @@ typedef struct RunArgs {
     unsigned threads;
     bool quiet;
     bool all;
+    bool mpi;
+    const TxnCmdDecl *const *cmds; /* the registry's declared commands */
 } RunArgs;
 
-enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS };
+enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS, RUN_MPI };
 
 static const CliOpt run_opts[] = {
     {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
@@ -62,6 +73,8 @@ static const CliOpt run_opts[] = {
     {RUN_PROGRESS, "progress", "SECONDS",
      "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
     CLI_THREADS_OPT,
+    {RUN_MPI, "mpi", NULL,
+     "spread the partitions over the ranks of mpirun (a build with MPI)"},
     CLI_OPT_HELP,
 };
 
@@ -115,6 +128,9 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
         case CLI_THREADS:
             ok = cli_threads_parse(val, &a->threads, &err);
             break;
+        case RUN_MPI:
+            a->mpi = true;
+            break;
         default:
             ok = cli_log_option(&a->log, id, val, &err);
         }
@@ -131,6 +147,12 @@ static bool run_parse_args(int argc, char **argv, RunArgs *a, json_t *cli_sets,
             a->platform = operands[0];
             ok = cli_log_check(&a->log, &err);
         }
+#ifndef MGTLM_MPI
+        if (ok && a->mpi) {
+            ok = sim_error_set(&err, "--mpi: this mgtlm was built without MPI "
+                                     "(install libopenmpi-dev and reconfigure)");
+        }
+#endif
     }
     if (id == CLI_ERROR) {
         fprintf(stderr, "%s\n", err.msg);
@@ -182,8 +204,8 @@ static void run_dump_now(const RunArgs *a, Platform *p, RunMeta *m, double t0)
 /* Runs in slices until idle, the limit or a stopping signal; sets m->stop and
  * m->signal and answers SIGUSR1 on the way. False (message printed) if the threads
  * of the engine could not be started. */
-static bool run_loop(const RunArgs *a, Platform *p, TraceLog *log, RunMeta *m,
-                     RunProgress *pr, EngineTimes *times)
+static bool run_loop(const RunArgs *a, Platform *p, EngineMpi *mpi, TraceLog *log,
+                     RunMeta *m, RunProgress *pr, EngineTimes *times)
 {
     Sim *sim = p->sim;
     SimTime until = m->until;
@@ -194,6 +216,33 @@ static bool run_loop(const RunArgs *a, Platform *p, TraceLog *log, RunMeta *m,
             break;
         }
         SimTime slice_end = until - next <= RUN_SLICE ? until : next + RUN_SLICE;
+#ifdef MGTLM_MPI
+        if (mpi) {
+            SimRunResult r;
+            SimError err;
+            if (!engine_mpi_run(mpi, slice_end, times, &r, &err) ||
+                (log && !engine_mpi_gather_log(mpi, trace_log_defer(log), &err))) {
+                fprintf(stderr, "mgtlm run: %s\n", err.msg);
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+            trace_log_flush(log);
+            int stop = 0;
+            bool dump = false;
+            if (engine_mpi_max(mpi, run_signal_flag != 0)) {
+                run_signal_take(&stop, &dump);
+            }
+            if ((stop = engine_mpi_max(mpi, stop)) != 0) {
+                m->stop = "signal";
+                m->signal = stop;
+                break;
+            }
+            run_progress_tick(pr, platform_now(p), platform_events(p),
+                              run_progress_clock());
+            continue;
+        }
+#else
+        (void)mpi;
+#endif
         if (p->engine) {
             SimRunResult r;
             SimError err;
@@ -225,8 +274,10 @@ static bool run_loop(const RunArgs *a, Platform *p, TraceLog *log, RunMeta *m,
 }
 
 /* Builds the platform of desc (taken) on one kernel (*sim) or, with several
- * partitions, on an engine (*engine); NULL with err set on failure. */
-static Platform *run_build(PlatformDesc *desc, Sim **sim, Engine **engine, SimError *err)
+ * partitions or on MPI ranks, on an engine (*engine); NULL with err set on
+ * failure. */
+static Platform *run_build(PlatformDesc *desc, bool mpi, Sim **sim, Engine **engine,
+                           SimError *err)
 {
     PlatformPartition parts;
     *sim = NULL;
@@ -236,7 +287,7 @@ static Platform *run_build(PlatformDesc *desc, Sim **sim, Engine **engine, SimEr
         return NULL;
     }
     Platform *p;
-    if (parts.n > 1) {
+    if (parts.n > 1 || mpi) {
         *engine = engine_new(parts.n);
         p = *engine ? platform_build_engine(desc, *engine, &parts, err) : NULL;
     } else {
@@ -251,14 +302,28 @@ static Platform *run_build(PlatformDesc *desc, Sim **sim, Engine **engine, SimEr
     return p;
 }
 
-/* The summary line of an engine run: partitions, threads, where the time went. */
-static void run_print_engine(const Platform *p, unsigned threads, const EngineTimes *t)
+/* The summary line of an engine run: partitions, threads or MPI ranks, where the
+ * time went. */
+static void run_print_engine(const Platform *p, const EngineMpi *mpi, unsigned threads,
+                             const EngineTimes *t)
 {
     uint32_t n = engine_parts(p->engine);
-    printf("  %u partitions (lookahead %.3f ns) on %u threads: %llu windows, "
-           "%.3f s working, %.3f s waiting (thread seconds)\n",
-           n, (double)engine_lookahead(p->engine) / 1e3, threads < n ? threads : n,
-           (unsigned long long)t->windows, t->work_s, t->wait_s);
+    int ranks = 0;
+#ifdef MGTLM_MPI
+    if (mpi) {
+        MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    }
+#else
+    (void)mpi;
+#endif
+    printf("  %u partitions (lookahead %.3f ns) on %u %s: %llu windows, "
+           "%.3f s working, %.3f s waiting (%s seconds)\n",
+           n, (double)engine_lookahead(p->engine) / 1e3,
+           ranks         ? (unsigned)ranks
+           : threads < n ? threads
+                         : n,
+           ranks ? "MPI ranks" : "threads", (unsigned long long)t->windows, t->work_s,
+           t->wait_s, ranks ? "rank" : "thread");
 }
 
 static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
@@ -271,7 +336,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     m->seed = desc->info.seed;
     Sim *sim;
     Engine *engine;
-    Platform *p = run_build(desc, &sim, &engine, &err);
+    Platform *p = run_build(desc, a->mpi, &sim, &engine, &err);
     if (!p) {
         fprintf(stderr, "%s\n", err.msg);
         sim_free(sim);
@@ -279,8 +344,25 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
         free(pname);
         return 2;
     }
+    EngineMpi *mpi = NULL;
+    bool quiet = a->quiet, writer = true;
+#ifdef MGTLM_MPI
+    if (a->mpi) {
+        mpi = engine_mpi_new(p, a->cmds);
+        writer = engine_mpi_rank(mpi) == 0;
+        quiet = quiet || !writer;
+    }
+#endif
     TraceLog *log = NULL;
-    if (!cli_log_open(&a->log, p, NULL, &log, &err)) {
+    bool log_ok = true;
+    if (mpi && !writer && a->log.dir) {
+        log_ok = (log = trace_log_open(p, NULL, a->log.format,
+                                       (const char *const *)a->log.globs, a->log.nglobs,
+                                       &err)) != NULL;
+    } else {
+        log_ok = cli_log_open(&a->log, p, NULL, &log, &err);
+    }
+    if (!log_ok) {
         fprintf(stderr, "%s\n", err.msg);
         platform_free(p);
         sim_free(sim);
@@ -290,7 +372,8 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     }
     int status = 0;
     RunProgress pr;
-    run_progress_init(&pr, stderr, interval, isatty(2), m->until, run_progress_clock());
+    run_progress_init(&pr, stderr, quiet ? 0 : interval, isatty(2), m->until,
+                      run_progress_clock());
     const uint64_t *ctas_done, *ctas;
     summary_trace_ctas(p, &ctas_done, &ctas);
     run_progress_trace(&pr, ctas_done, ctas);
@@ -302,17 +385,22 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     run_signal_install();
     platform_reset(p);
     EngineTimes times = {0};
-    if (!run_loop(a, p, log, m, &pr, &times)) {
+    if (!run_loop(a, p, mpi, log, m, &pr, &times)) {
         m->stop = "error";
         status = 2;
     }
     m->wall_s = run_progress_clock() - pr.start;
     platform_finish_stats(p);
+#ifdef MGTLM_MPI
+    if (mpi) {
+        engine_mpi_gather_stats(mpi, &times);
+    }
+#endif
     if (!cli_log_close(log, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
-    if (!run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
+    if (writer && !run_stats_write(p, m, a->stats, a->stats_csv, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         status = 2;
     }
@@ -322,7 +410,7 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
     } else {
         sim_watch(sim, NULL);
     }
-    if (!a->quiet) {
+    if (!quiet) {
         uint64_t events = platform_events(p);
         printf("mgtlm run: %s, %u GPUs, %zu instances, stopped: %s%s%s\n", pname, m->gpus,
                p->nblocks, m->stop, m->signal ? " " : "",
@@ -331,16 +419,19 @@ static int run_simulation(const RunArgs *a, PlatformDesc *desc, RunMeta *m,
                (unsigned long long)events, m->wall_s,
                m->wall_s > 0 ? (double)events / m->wall_s / 1e6 : 0.0);
         if (engine) {
-            run_print_engine(p, a->threads, &times);
+            run_print_engine(p, mpi, a->threads, &times);
         }
         summary_print(stdout, p, platform_now(p), a->all);
     }
-    if (summary_report_errors(stderr, p) > 0 && status == 0) {
+    if (writer && summary_report_errors(stderr, p) > 0 && status == 0) {
         status = 1;
     }
     if (m->signal && status != 2) {
         status = 128 + m->signal;
     }
+#ifdef MGTLM_MPI
+    engine_mpi_free(mpi);
+#endif
     platform_free(p);
     sim_free(sim);
     engine_free(engine);
@@ -384,12 +475,23 @@ int cmd_run(Registry *r, int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
+    a.cmds = registry_cmds(r);
+#ifdef MGTLM_MPI
+    if (a.mpi) {
+        MPI_Init(NULL, NULL);
+    }
+#endif
     RunMeta m = {.platform_file = a.platform,
                  .workload = a.workload,
                  .workload_sets = sets,
                  .cli_sets = cli_sets,
                  .until = until};
     status = run_simulation(&a, &desc, &m, interval);
+#ifdef MGTLM_MPI
+    if (a.mpi) {
+        MPI_Finalize();
+    }
+#endif
 out:
     cli_log_free(&a.log);
     json_decref(cli_sets);

@@ -1,5 +1,5 @@
 /* `mgtlm test TB.json... [--log-dir D] [--log-ports GLOB]... [--log-format F]
- * [--threads N]`:
+ * [--threads N] [--mpi]`:
  * runs directed testbenches and compares them with their golden vectors.
  * stdout: "PASS <name>" or "FAIL <name>" (with reasons and the first differing
  * records) per testbench, then "<n> passed, <m> failed".
@@ -8,7 +8,10 @@
  * Exit status: 0 all passed, 2 if any input was bad, else 1 if any failed.
  * With --log-dir D each testbench logs into D/<file name without .json>; two
  * testbenches with the same file name in one invocation are refused. --threads N runs
- * the partitions of a platform of several on N threads (docs/parallel.md). */
+ * the partitions of a platform of several on N threads (docs/parallel.md); --mpi,
+ * under mpirun, on its ranks: rank 0 alone prints and writes logs (the others' stdout
+ * goes to /dev/null, and every rank exits with rank 0's status); without MPI in the build
+ * --mpi is a usage error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +22,16 @@
 #include "commands.h"
 #include "testbench.h"
 
+#ifdef MGTLM_MPI
+#include <mpi.h>
+#endif
+
+enum { TEST_MPI = CLI_LONG_ONLY };
+
 static const CliOpt test_opts[] = {
     CLI_LOG_OPTS,
     CLI_THREADS_OPT,
+    {TEST_MPI, "mpi", NULL, "run on the ranks of mpirun (a build with MPI)"},
     CLI_OPT_HELP,
 };
 
@@ -45,7 +55,7 @@ static char *test_stem(const char *path)
 
 /* Reads the command line; returns CLI_END with the testbench files in *files and
  * *nfiles, CLI_HELP after printing the help, CLI_ERROR with err set. */
-static int test_parse(int argc, char **argv, CliLog *log, unsigned *threads,
+static int test_parse(int argc, char **argv, CliLog *log, unsigned *threads, bool *mpi,
                       char ***files, int *nfiles, SimError *err)
 {
     CliParse cp;
@@ -53,6 +63,15 @@ static int test_parse(int argc, char **argv, CliLog *log, unsigned *threads,
     int id;
     cli_parse_init(&cp, &test_spec, argc, argv);
     while ((id = cli_parse_next(&cp, &val, err)) > 0) {
+        if (id == TEST_MPI) {
+            *mpi = true;
+#ifndef MGTLM_MPI
+            sim_error_set(err, "mgtlm test: --mpi: this mgtlm was built without MPI "
+                               "(install libopenmpi-dev and reconfigure)");
+            return CLI_ERROR;
+#endif
+            continue;
+        }
         bool ok = id == CLI_THREADS ? cli_threads_parse(val, threads, err)
                                     : cli_log_option(log, id, val, err);
         if (!ok) {
@@ -93,13 +112,13 @@ static bool test_stems_unique(char **files, int n, char **stems, SimError *err)
 }
 
 static int test_all(const Registry *r, char **files, int n, const CliLog *log,
-                    unsigned threads, char **stems)
+                    unsigned threads, bool mpi, char **stems)
 {
     int passed = 0, failed = 0, status = 0;
     for (int i = 0; i < n; i++) {
         SimError err;
         TbStatus s = testbench_run_threads(r, files[i], log->dir ? log : NULL, stems[i],
-                                           threads, stdout, &err);
+                                           threads, mpi, stdout, &err);
         if (s == TB_BAD_INPUT) {
             fflush(stdout);
             fprintf(stderr, "%s\n", err.msg);
@@ -125,7 +144,8 @@ int cmd_test(Registry *r, int argc, char **argv)
     int nfiles = 0, status = 2;
     SimError err;
     unsigned threads = 1;
-    int parsed = test_parse(argc, argv, &log, &threads, &files, &nfiles, &err);
+    bool mpi = false;
+    int parsed = test_parse(argc, argv, &log, &threads, &mpi, &files, &nfiles, &err);
     if (parsed == CLI_HELP) {
         status = 0;
     } else if (!stems) {
@@ -134,7 +154,23 @@ int cmd_test(Registry *r, int argc, char **argv)
                (log.dir && !test_stems_unique(files, nfiles, stems, &err))) {
         fprintf(stderr, "%s\n", err.msg);
     } else {
-        status = test_all(r, files, nfiles, &log, threads, stems);
+#ifdef MGTLM_MPI
+        int rank = 0;
+        if (mpi) {
+            MPI_Init(NULL, NULL);
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        }
+        if (rank != 0 && !freopen("/dev/null", "w", stdout)) {
+            fprintf(stderr, "mgtlm test: cannot discard the output of rank %d\n", rank);
+        }
+#endif
+        status = test_all(r, files, nfiles, &log, threads, mpi, stems);
+#ifdef MGTLM_MPI
+        if (mpi) {
+            MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            MPI_Finalize();
+        }
+#endif
     }
     for (int i = 0; stems && i < nfiles; i++) {
         free(stems[i]);

@@ -6,7 +6,10 @@
  * not zero fails the testbench unless `expect_errors` lists it; a listed counter must end
  * at exactly its listed value (any counter may be listed). Output per testbench: "PASS
  * <name>", or "FAIL <name>" followed by indented reasons and the first differing records
- * side by side (golden_print_diff). */
+ * side by side (golden_print_diff).
+ * On MPI ranks (mgtlm test --mpi) every rank builds and runs the testbench on the
+ * engine; rank 0 receives the records, logs and stats of the others' partitions
+ * (engine_mpi.h) and each driver's check from the rank that ran it, and judges. */
 #include "testbench.h"
 
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 
 #include "hw/tb/driver.h"
 #include "kernel/json_util.h"
+#include "kernel/xalloc.h"
 #include "testbench_priv.h"
 
 static bool tb_build(Tb *tb, SimError *err)
@@ -22,7 +26,7 @@ static bool tb_build(Tb *tb, SimError *err)
     if (!platform_partition(&tb->desc, &parts, err)) {
         return false;
     }
-    if (parts.n > 1) {
+    if (parts.n > 1 || tb->mpi) {
         tb->engine = engine_new(parts.n);
     } else {
         tb->sim = sim_new();
@@ -54,7 +58,82 @@ static bool tb_build(Tb *tb, SimError *err)
             return false;
         }
     }
+#ifdef MGTLM_MPI
+    if (tb->mpi) {
+        tb->ranks = engine_mpi_new(tb->p, registry_cmds(tb->registry));
+    }
+#endif
     return tb_check_expected(tb, err);
+}
+
+#ifdef MGTLM_MPI
+/* Runs on the ranks, gathers the records, logs and stats on rank 0, and each
+ * driver's check there from the rank that runs it. */
+static bool tb_run_ranks(Tb *tb, SimError *err)
+{
+    SimRunResult res;
+    if (!engine_mpi_run(tb->ranks, tb->until, NULL, &res, err) ||
+        !engine_mpi_gather_log(tb->ranks, tb->col.defer, err) ||
+        (tb->log && !engine_mpi_gather_log(tb->ranks, trace_log_defer(tb->log), err))) {
+        return false;
+    }
+    collector_flush(&tb->col);
+    trace_log_flush(tb->log);
+    EngineTimes times = {0};
+    engine_mpi_gather_stats(tb->ranks, &times);
+    json_t *drive = json_object_get(tb->doc, "drive");
+    size_t n = json_object_size(drive), k = 0,
+           ranks = (size_t)engine_mpi_ranks(tb->ranks);
+    char(*mine)[SIM_ERROR_MAX] = xcalloc(n ? n : 1, sizeof *mine);
+    char(*all)[SIM_ERROR_MAX] = xcalloc(n ? n * ranks : 1, sizeof *all);
+    int rank = engine_mpi_rank(tb->ranks);
+    int *owner = xcalloc(n ? n : 1, sizeof *owner);
+    json_t *e;
+    const char *name;
+    json_object_foreach(drive, name, e) {
+        char inst[128];
+        SimError derr;
+        snprintf(inst, sizeof inst, "tb.%s", name);
+        Block *b = platform_block(tb->p, inst);
+        owner[k] = engine_mpi_owner(tb->ranks, b->sim);
+        if (owner[k] == rank && !driver_check(b, &derr)) {
+            snprintf(mine[k], SIM_ERROR_MAX, "%s", derr.msg);
+        }
+        k++;
+    }
+    engine_mpi_gather_bytes(tb->ranks, mine, n * sizeof *mine, all);
+    tb->checks = xcalloc(n ? n : 1, sizeof *tb->checks);
+    for (size_t i = 0; rank == 0 && i < n; i++) {
+        memcpy(tb->checks[i], all[(size_t)owner[i] * n + i], SIM_ERROR_MAX);
+    }
+    free(mine);
+    free(all);
+    free(owner);
+    return true;
+}
+#endif
+
+/* Runs the reset platform until tb->until (or idle) on one kernel, the engine's
+ * threads or the MPI ranks, records flushed; false with err set if the engine
+ * cannot run. */
+static bool tb_simulate(Tb *tb, SimError *err)
+{
+#ifdef MGTLM_MPI
+    if (tb->ranks) {
+        return tb_run_ranks(tb, err);
+    }
+#endif
+    if (!tb->engine) {
+        sim_run(tb->sim, tb->until);
+        return true;
+    }
+    SimRunResult res;
+    if (!engine_run(tb->engine, tb->until, tb->threads, NULL, &res, err)) {
+        return false;
+    }
+    collector_flush(&tb->col);
+    trace_log_flush(tb->log);
+    return true;
 }
 
 /* Runs the testbench; false on bad input (observe patterns, log). */
@@ -66,19 +145,29 @@ static bool tb_run(Tb *tb, const CliLog *log, const char *log_subdir, SimError *
                           err)) {
         return false;
     }
-    if (log && !cli_log_open(log, tb->p, log_subdir, &tb->log, err)) {
+    bool log_ok = true, writer = true;
+#ifdef MGTLM_MPI
+    writer = !tb->ranks || engine_mpi_rank(tb->ranks) == 0;
+#endif
+    if (log && !writer) {
+        log_ok = (tb->log = trace_log_open(tb->p, NULL, log->format,
+                                           (const char *const *)log->globs, log->nglobs,
+                                           err)) != NULL;
+    } else if (log) {
+        log_ok = cli_log_open(log, tb->p, log_subdir, &tb->log, err);
+    }
+#ifdef MGTLM_MPI
+    if (tb->ranks && engine_mpi_max(tb->ranks, !log_ok) && log_ok) {
+        log_ok =
+            sim_error_set(err, "%s: the log could not be opened on MPI rank 0", tb->path);
+    }
+#endif
+    if (!log_ok) {
         return false;
     }
     platform_reset(tb->p);
-    if (tb->engine) {
-        SimRunResult res;
-        if (!engine_run(tb->engine, tb->until, tb->threads, NULL, &res, err)) {
-            return false;
-        }
-        collector_flush(&tb->col);
-        trace_log_flush(tb->log);
-    } else {
-        sim_run(tb->sim, tb->until);
+    if (!tb_simulate(tb, err)) {
+        return false;
     }
     collector_detach(&tb->col);
     TraceLog *l = tb->log;
@@ -111,16 +200,20 @@ static void tb_unexpected_error(const char *name, uint64_t v, void *ctx)
 static TbStatus tb_judge(Tb *tb, FILE *out)
 {
     char reasons[TB_REASONS][SIM_ERROR_MAX];
-    size_t nreasons = 0;
+    size_t nreasons = 0, k = 0;
     json_t *e;
     const char *name;
     json_object_foreach(json_object_get(tb->doc, "drive"), name, e) {
         char inst[128];
         SimError derr;
         snprintf(inst, sizeof inst, "tb.%s", name);
-        if (!driver_check(platform_block(tb->p, inst), &derr) && nreasons < 3) {
-            snprintf(reasons[nreasons++], SIM_ERROR_MAX, "%s", derr.msg);
+        bool ok = tb->checks ? tb->checks[k][0] == '\0'
+                             : driver_check(platform_block(tb->p, inst), &derr);
+        if (!ok && nreasons < 3) {
+            snprintf(reasons[nreasons++], SIM_ERROR_MAX, "%s",
+                     tb->checks ? tb->checks[k] : derr.msg);
         }
+        k++;
     }
     if (tb->col.oom) {
         snprintf(reasons[nreasons++], SIM_ERROR_MAX, "out of memory collecting records");
@@ -159,6 +252,10 @@ static void tb_free(Tb *tb)
         trace_log_close(tb->log, NULL);
     }
     collector_free(&tb->col);
+#ifdef MGTLM_MPI
+    engine_mpi_free(tb->ranks);
+#endif
+    free(tb->checks);
     if (tb->p) {
         platform_free(tb->p);
     }
@@ -174,18 +271,19 @@ static void tb_free(Tb *tb)
 TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
                        const char *log_subdir, FILE *out, SimError *err)
 {
-    return testbench_run_threads(r, path, log, log_subdir, 1, out, err);
+    return testbench_run_threads(r, path, log, log_subdir, 1, false, out, err);
 }
 
 TbStatus testbench_run_threads(const Registry *r, const char *path, const CliLog *log,
-                               const char *log_subdir, unsigned threads, FILE *out,
-                               SimError *err)
+                               const char *log_subdir, unsigned threads, bool mpi,
+                               FILE *out, SimError *err)
 {
     Tb tb;
     memset(&tb, 0, sizeof tb);
     tb.registry = r;
     tb.path = path;
     tb.threads = threads;
+    tb.mpi = mpi;
     TbStatus status = TB_BAD_INPUT;
     if (tb_load(&tb, err) && tb_build(&tb, err) && tb_run(&tb, log, log_subdir, err)) {
         status = tb_judge(&tb, out);

@@ -20,9 +20,11 @@ typedef enum TbStatus { TB_PASS = 0, TB_FAIL = 1, TB_BAD_INPUT = 2 } TbStatus;
 TbStatus testbench_run(const Registry *r, const char *path, const CliLog *log,
                        const char *log_subdir, FILE *out, SimError *err);
 /* testbench_run with the partitions of a platform of several (docs/parallel.md) run
- * on `threads` threads (the same records and verdict for any number). */
+ * on `threads` threads (the same records and verdict for any number), or with mpi on
+ * the ranks of mpirun (MPI_Init done; every rank calls it, rank 0 judges and prints,
+ * the others should pass an out that discards). */
 TbStatus testbench_run_threads(const Registry *r, const char *path, const CliLog *log,
-                               const char *log_subdir, unsigned threads, FILE *out,
-                               SimError *err);
+                               const char *log_subdir, unsigned threads, bool mpi,
+                               FILE *out, SimError *err);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "collector.h"
 #include "golden.h"
+#include "kernel/mpi/engine_mpi.h"
 #include "kernel/platform/platform.h"
 #include "kernel/trace/trace.h"
 #include "testbench.h"
@@ -24,9 +25,14 @@ typedef struct Tb {
     Sim *sim;         /* owned; NULL on the engine */
     Engine *engine;   /* owned: the platform has several partitions; else NULL */
     unsigned threads; /* threads of the engine */
-    Platform *p;      /* owned */
-    Collector col;    /* owned */
-    TraceLog *log;    /* owned */
+    bool mpi;         /* on the MPI ranks of mpirun (kernel/mpi/engine_mpi.h) */
+    EngineMpi *ranks; /* owned, with mpi */
+    /* with mpi, on rank 0: each driver's check (in "drive" order) as its rank made
+     * it, "" when it passed (owned) */
+    char (*checks)[SIM_ERROR_MAX];
+    Platform *p;   /* owned */
+    Collector col; /* owned */
+    TraceLog *log; /* owned */
 } Tb;
 
 /* "<path>: <pointer>: <message>" into err; returns false. */

@@ -1,5 +1,6 @@
 /* Statistics registry tests: registration order, duplicates, histograms, per-port
- * counter arrays, error counters, reading back (stats_at), JSON. */
+ * counter arrays, error counters, reading back (stats_at), overwriting (stats_set_at),
+ * JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,9 +101,45 @@ static void test_arrays_and_errors(void)
     stats_free(s);
 }
 
+/* stats_set_at overwrites a value of each store with another registry's (how MPI
+ * ranks merge into rank 0's). */
+static void test_set_at(void)
+{
+    Stats *a = stats_new(), *b = stats_new();
+    uint64_t *ca = stats_counter(a, "x", "n", &test_count);
+    double *ra = stats_real(a, "x", "r", &test_count);
+    StatHist *ha = stats_hist(a, "x", "h", &test_count, 10, 3);
+    uint64_t *cb = stats_counter(b, "x", "n", &test_count);
+    double *rb = stats_real(b, "x", "r", &test_count);
+    StatHist *hb = stats_hist(b, "x", "h", &test_count, 10, 3);
+    CHECK(ca && ra && ha && cb && rb && hb);
+    *ca = 7;
+    *ra = 2.25;
+    stat_hist_add(ha, 25);
+    stat_hist_add(ha, 3);
+    stat_hist_add(hb, 12);
+    for (size_t i = 0; i < 3; i++) {
+        StatView v = stats_at(a, i);
+        stats_set_at(b, i, &v);
+    }
+    CHECK_EQ_U64(*cb, 7);
+    CHECK(*rb == 2.25);
+    CHECK(hb != ha && hb->buckets != ha->buckets);
+    CHECK_EQ_U64(hb->count, 2);
+    CHECK_EQ_U64(hb->sum, 28);
+    CHECK_EQ_U64(hb->min, 3);
+    CHECK_EQ_U64(hb->max, 25);
+    CHECK_EQ_U64(hb->buckets[0], 1);
+    CHECK_EQ_U64(hb->buckets[1], 0);
+    CHECK_EQ_U64(hb->buckets[2], 1);
+    stats_free(a);
+    stats_free(b);
+}
+
 int main(void)
 {
     RUN(test_registry);
+    RUN(test_set_at);
     RUN(test_arrays_and_errors);
     RUN(test_many);
     return harness_report();

@@ -1,0 +1,43 @@
+/* The partitioned engine's state, shared by its thread loop (engine.c) and its MPI
+ * transport (kernel/mpi/engine_mpi.c), which runs the same windows with the barrier
+ * replaced by an exchange between ranks. Not installed: nothing else may read it. */
+#ifndef MGTLM_ENGINE_PRIV_H
+#define MGTLM_ENGINE_PRIV_H
+
+#include "engine.h"
+#include "outbox.h"
+
+typedef struct EnginePub {
+    SimTime next; /* earliest pending event or message of the partition */
+    bool stop;
+    bool sent; /* the partition sent messages in the window */
+} EnginePub;
+
+struct Engine {
+    uint32_t n;
+    Sim **sim;        /* n kernels, owned */
+    Outbox *box;      /* n * n: box[s * n + d] from partition s to d */
+    OutboxSide *side; /* n: each partition's side of its outboxes */
+    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
+    SimTime lookahead;
+    const volatile sig_atomic_t *watch;
+    /* MPI ranks: partition p runs on rank p % ranks (1 rank: every partition here).
+     * With far_now set, the time and events of the partitions of other ranks are
+     * far_now[p] and far_events[p] (owned, n each), and once far_ran, the earliest
+     * pending time of all is far_next, as the last exchange gave them. */
+    uint32_t rank, ranks;
+    SimTime *far_now;
+    uint64_t *far_events;
+    SimTime far_next;
+    bool far_ran;
+};
+
+/* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
+void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end);
+/* Single-threaded, between runs: delivers what was sent outside a window (by the
+ * blocks' reset) and empties every outbox. */
+void engine_flush(Engine *e);
+/* Releases every outbox buffer and starts window 0 (single-threaded). */
+void engine_empty(Engine *e);
+
+#endif

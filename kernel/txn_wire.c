@@ -1,0 +1,182 @@
+/* Transactions as bytes (see txn_wire.h). Layout of one transaction:
+ * id u64, cmd u8, req_cmd u8, status u8, posted u8, src, dst, unit i16, addr u64,
+ * len u32, born u64, declared-name length u16 and its bytes, one u64 per extension
+ * field (txn_fields order), flags u8 (1 data, 2 byte enables), len data bytes,
+ * len byte-enable bytes, nparents u32 and the ids (u64), nthreads u32 and the
+ * threads (addr u64, size u32). */
+#include "txn_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+enum { TXN_WIRE_DATA = 1, TXN_WIRE_BE = 2 };
+
+void txn_wire_bytes(TxnWireBuf *w, const void *src, size_t n)
+{
+    w->b = xgrow(w->b, &w->cap, w->n + n, 1, 4096);
+    if (n) {
+        memcpy(w->b + w->n, src, n);
+    }
+    w->n += n;
+}
+
+void txn_wire_u32(TxnWireBuf *w, uint32_t v)
+{
+    txn_wire_bytes(w, &v, sizeof v);
+}
+
+void txn_wire_u64(TxnWireBuf *w, uint64_t v)
+{
+    txn_wire_bytes(w, &v, sizeof v);
+}
+
+void txn_wire_put(TxnWireBuf *w, const Txn *t)
+{
+    uint8_t small[4] = {(uint8_t)t->cmd, (uint8_t)t->req_cmd, (uint8_t)t->status,
+                        t->posted};
+    int16_t gpu[3] = {t->src, t->dst, t->unit};
+    txn_wire_u64(w, t->id);
+    txn_wire_bytes(w, small, sizeof small);
+    txn_wire_bytes(w, gpu, sizeof gpu);
+    txn_wire_u64(w, t->addr);
+    txn_wire_u32(w, t->len);
+    txn_wire_u64(w, t->born);
+    uint16_t nlen = t->declared ? (uint16_t)strlen(t->declared->name) : 0;
+    txn_wire_bytes(w, &nlen, sizeof nlen);
+    txn_wire_bytes(w, t->declared ? t->declared->name : "", nlen);
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        txn_wire_u64(w, txn_field_get(t, &txn_fields[i]));
+    }
+    uint8_t flags = (t->data ? TXN_WIRE_DATA : 0) | (t->be ? TXN_WIRE_BE : 0);
+    txn_wire_bytes(w, &flags, 1);
+    if (t->data) {
+        txn_wire_bytes(w, t->data, t->len);
+    }
+    if (t->be) {
+        txn_wire_bytes(w, t->be, t->len);
+    }
+    txn_wire_u32(w, t->nparents);
+    txn_wire_bytes(w, t->parents, t->nparents * sizeof *t->parents);
+    txn_wire_u32(w, t->nthreads);
+    for (uint32_t i = 0; i < t->nthreads; i++) {
+        txn_wire_u64(w, t->threads[i].addr);
+        txn_wire_u32(w, t->threads[i].size);
+    }
+}
+
+void txn_wire_free(TxnWireBuf *w)
+{
+    free(w->b);
+    *w = (TxnWireBuf){0};
+}
+
+bool txn_wire_read(TxnWireIn *in, void *dst, size_t n)
+{
+    if (in->len - in->pos < n) {
+        return false;
+    }
+    if (n) {
+        memcpy(dst, in->b + in->pos, n);
+    }
+    in->pos += n;
+    return true;
+}
+
+/* The declared command named by the n bytes at name, or NULL. */
+static const TxnCmdDecl *txn_wire_decl(const TxnCmdDecl *const *decls, const char *name,
+                                       size_t n)
+{
+    for (size_t i = 0; decls && decls[i]; i++) {
+        if (strlen(decls[i]->name) == n && memcmp(decls[i]->name, name, n) == 0) {
+            return decls[i];
+        }
+    }
+    return NULL;
+}
+
+/* The variable part (declared name, extension fields, arrays) into tmp, whose arrays
+ * are malloc'd here (freed by the caller whatever the result). */
+static bool txn_wire_get_rest(TxnWireIn *in, Txn *tmp, const TxnCmdDecl *const *decls,
+                              SimError *err)
+{
+    uint16_t nlen;
+    if (!txn_wire_read(in, &nlen, sizeof nlen) || in->len - in->pos < nlen) {
+        return sim_error_set(err, "transaction encoding truncated");
+    }
+    if (nlen) {
+        const char *name = (const char *)in->b + in->pos;
+        if (!(tmp->declared = txn_wire_decl(decls, name, nlen))) {
+            return sim_error_set(err, "transaction of unknown command '%.*s'", (int)nlen,
+                                 name);
+        }
+        in->pos += nlen;
+    }
+    for (size_t i = 0; i < TXN_FIELD_COUNT; i++) {
+        uint64_t v;
+        if (!txn_wire_read(in, &v, sizeof v)) {
+            return sim_error_set(err, "transaction encoding truncated");
+        }
+        txn_field_set(tmp, &txn_fields[i], v);
+    }
+    uint8_t flags;
+    bool ok = txn_wire_read(in, &flags, 1);
+    if (ok && (flags & TXN_WIRE_DATA)) {
+        tmp->data = xmalloc(tmp->len ? tmp->len : 1);
+        ok = txn_wire_read(in, tmp->data, tmp->len);
+    }
+    if (ok && (flags & TXN_WIRE_BE)) {
+        tmp->be = xmalloc(tmp->len ? tmp->len : 1);
+        ok = txn_wire_read(in, tmp->be, tmp->len);
+    }
+    ok = ok && txn_wire_read(in, &tmp->nparents, sizeof tmp->nparents) &&
+         (in->len - in->pos) / sizeof *tmp->parents >= tmp->nparents;
+    if (ok) {
+        tmp->parents = xcalloc(tmp->nparents ? tmp->nparents : 1, sizeof *tmp->parents);
+        ok = txn_wire_read(in, tmp->parents, tmp->nparents * sizeof *tmp->parents);
+    }
+    ok = ok && txn_wire_read(in, &tmp->nthreads, sizeof tmp->nthreads) &&
+         (in->len - in->pos) / 12 >= tmp->nthreads;
+    if (ok) {
+        tmp->threads = xcalloc(tmp->nthreads ? tmp->nthreads : 1, sizeof *tmp->threads);
+    }
+    for (uint32_t i = 0; ok && i < tmp->nthreads; i++) {
+        ok = txn_wire_read(in, &tmp->threads[i].addr, sizeof tmp->threads[i].addr) &&
+             txn_wire_read(in, &tmp->threads[i].size, sizeof tmp->threads[i].size);
+    }
+    return ok || sim_error_set(err, "transaction encoding truncated");
+}
+
+Txn *txn_wire_get(TxnWireIn *in, Sim *sim, const TxnCmdDecl *const *decls, SimError *err)
+{
+    Txn tmp = {0};
+    uint8_t small[4];
+    int16_t gpu[3];
+    if (!txn_wire_read(in, &tmp.id, sizeof tmp.id) ||
+        !txn_wire_read(in, small, sizeof small) || !txn_wire_read(in, gpu, sizeof gpu) ||
+        !txn_wire_read(in, &tmp.addr, sizeof tmp.addr) ||
+        !txn_wire_read(in, &tmp.len, sizeof tmp.len) ||
+        !txn_wire_read(in, &tmp.born, sizeof tmp.born)) {
+        sim_error_set(err, "transaction encoding truncated");
+        return NULL;
+    }
+    if (small[0] >= TXN_CMD_COUNT || small[1] >= TXN_CMD_COUNT ||
+        small[2] >= TXN_STATUS_COUNT) {
+        sim_error_set(err, "transaction encoding has a bad command or status");
+        return NULL;
+    }
+    tmp.cmd = (TxnCmd)small[0];
+    tmp.req_cmd = (TxnCmd)small[1];
+    tmp.status = (TxnStatus)small[2];
+    tmp.posted = small[3] != 0;
+    tmp.src = gpu[0];
+    tmp.dst = gpu[1];
+    tmp.unit = gpu[2];
+    Txn *t = txn_wire_get_rest(in, &tmp, decls, err) ? txn_copy(sim, &tmp) : NULL;
+    free(tmp.data);
+    free(tmp.be);
+    free(tmp.parents);
+    free(tmp.threads);
+    return t;
+}
