@@ -117,8 +117,6 @@ def case_platforms(tmp):
         if not f.endswith(".json"):
             continue
         path = os.path.join(PLATFORMS, f)
-        with open(path) as fp:
-            doc = json.load(fp)
         args = ["--set", "gpu*.cu[*].count=100", "--until", "20us"]
         parts = partitions(validate(path))
         if name.startswith("gpu") and "-" in name:
@@ -151,7 +149,7 @@ def case_stress(tmp):
     ps = variant(tmp, base, "cut-1ps", {
         "fabric": {"latency": "1ps"},
         "partitions": {"gpu0.*": 0, "gpu1.*": 1, "gpu2.*": 2, "gpu3.*": 3, "*": 4}})
-    first = same_for_threads(tmp, "cut-1ps", ps, [1, 2], ["--until", "3us"], parts=5)
+    same_for_threads(tmp, "cut-1ps", ps, [1, 2], ["--until", "3us"], parts=5)
     check("lookahead 1ps" in validate(ps), "cut-1ps: lookahead 1ps")
     big = variant(tmp, os.path.join(PLATFORMS, "gpu16-baseline.json"), "gpu64-cut",
                   {"gpus": 64, "fabric": {"latency": "10ns"}})
