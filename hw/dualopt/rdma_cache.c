@@ -46,8 +46,13 @@
  *   waits for every outstanding write-back ack before it is forwarded (fence);
  *   meanwhile responses from the `gpu` input pass (other GPUs' fences may wait for
  *   them: holding them would deadlock two GPUs flushing to each other) and other
- *   transactions are kept in order and handled after the fence. kernel_begin passes
- *   through.
+ *   transactions are kept in order and handled after the fence.
+ * - kernel_begin drops every clean byte (dirty bytes stay), makes reads in flight
+ *   fill nothing, and is forwarded. Lines filled after this GPU's kernel_end (the
+ *   sm's flush reads, sm_ctl.c) may hold a home's bytes from before another GPU's
+ *   write-back of the same kernel: GPUs flush independently, only the next launch
+ *   waits for all of them. The dirty bytes are this GPU's own writes since its last
+ *   flush and stay right.
  * - Invalidate from the network: the clean bytes of the lines it covers are dropped
  *   (dirty bytes stay), and it is forwarded.
  * - Mode: `enabled` is the initial state; a transaction on the optional port `mode`
@@ -205,6 +210,18 @@ static void rc_flush(RCache *c)
     (*c->flushes)++;
 }
 
+/* kernel_begin: drops every clean byte (dirty bytes stay, to be written back at the
+ * kernel's end) and makes reads in flight fill nothing. */
+static void rc_drop_clean(RCache *c)
+{
+    uint64_t n = (uint64_t)c->store.sets * c->store.ways;
+    for (uint64_t i = 0; i < n; i++) {
+        RcLine *ln = rc_line_at(&c->store, i);
+        ln->valid = ln->dirty;
+    }
+    c->epoch++;
+}
+
 /* Evicts the lines [addr, addr + len) touches (before an uncacheable access). */
 static void rc_evict_range(RCache *c, uint64_t addr, uint32_t len)
 {
@@ -292,6 +309,9 @@ static void rc_egress_one(RCache *c, Txn *t)
             egress_add(&c->q_net, t, 0);
         }
         return;
+    }
+    if (t->cmd == TXN_KERNEL_BEGIN) {
+        rc_drop_clean(c);
     }
     bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
     if (!c->enabled || !access || block_home(&c->base, t->addr) == c->base.gpu) {
