@@ -44,8 +44,11 @@
  *   dirty bytes, data = the dirty bytes and zeros); their acks end here (a non-ok
  *   ack is counted in the model-error counter writeback_errors). A release/kernel_end
  *   waits for every outstanding write-back ack before it is forwarded (fence);
- *   meanwhile responses from the `gpu` input pass (other GPUs' fences may wait for
- *   them: holding them would deadlock two GPUs flushing to each other) and other
+ *   meanwhile the coherence traffic from the `gpu` input passes: responses, the
+ *   invalidates this GPU's directory sends to sharers and the inv_acks an L2 above
+ *   this cache returns for invalidates (dir_cmds.h). Fences here and at other GPUs
+ *   may wait for them (a write-back completes only when its home's directory has
+ *   the acks of the invalidates it caused), so holding them would deadlock. Other
  *   transactions are kept in order and handled after the fence.
  * - kernel_begin drops every clean byte (dirty bytes stay), makes reads in flight
  *   fill nothing, and is forwarded. Lines filled after this GPU's kernel_end (the
@@ -65,6 +68,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hw/coherence/dir_cmds.h"
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/rcache_pending.h"
 #include "hw/dualopt/rcache_store.h"
@@ -332,10 +336,17 @@ static void rc_egress_one(RCache *c, Txn *t)
     }
 }
 
+/* True for coherence traffic a fence must not hold: responses, invalidates and
+ * inv_acks (fences here and at other GPUs may wait for them). */
+static bool rc_passes_fence(const Txn *t)
+{
+    return txn_always_accepted(t) || txn_is(t, &dir_cmd_inv_ack);
+}
+
 /* Takes the egress input while both output queues have room. Behind a fence,
- * responses (answers to other GPUs, which their own fences may wait for) pass at
- * once and everything else waits in `deferred`, which is served, in order, before
- * new input once the fence has left. */
+ * rc_passes_fence transactions pass at once and everything else waits in
+ * `deferred`, which is served, in order, before new input once the fence has
+ * left. */
 static void rc_egress(RCache *c)
 {
     while (egress_len(&c->q_net) < c->base.buffer &&
@@ -348,7 +359,7 @@ static void rc_egress(RCache *c)
         if (t == NULL) {
             break;
         }
-        if (c->fence != NULL && t->cmd != TXN_RESP) {
+        if (c->fence != NULL && !rc_passes_fence(t)) {
             txn_fifo_push(&c->deferred, t);
         } else {
             rc_egress_one(c, t);
