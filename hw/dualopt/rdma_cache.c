@@ -44,10 +44,18 @@
  *   dirty bytes, data = the dirty bytes and zeros); their acks end here (a non-ok
  *   ack is counted in the model-error counter writeback_errors). A release/kernel_end
  *   waits for every outstanding write-back ack before it is forwarded (fence);
- *   meanwhile responses from the `gpu` input pass (other GPUs' fences may wait for
- *   them: holding them would deadlock two GPUs flushing to each other) and other
- *   transactions are kept in order and handled after the fence. kernel_begin passes
- *   through.
+ *   meanwhile the coherence traffic from the `gpu` input passes: responses, the
+ *   invalidates this GPU's directory sends to sharers and the inv_acks an L2 above
+ *   this cache returns for invalidates (dir_cmds.h). Fences here and at other GPUs
+ *   may wait for them (a write-back completes only when its home's directory has
+ *   the acks of the invalidates it caused), so holding them would deadlock. Other
+ *   transactions are kept in order and handled after the fence.
+ * - kernel_begin drops every clean byte (dirty bytes stay), makes reads in flight
+ *   fill nothing, and is forwarded. Lines filled after this GPU's kernel_end (the
+ *   sm's flush reads, sm_ctl.c) may hold a home's bytes from before another GPU's
+ *   write-back of the same kernel: GPUs flush independently, only the next launch
+ *   waits for all of them. The dirty bytes are this GPU's own writes since its last
+ *   flush and stay right.
  * - Invalidate from the network: the clean bytes of the lines it covers are dropped
  *   (dirty bytes stay), and it is forwarded.
  * - Mode: `enabled` is the initial state; a transaction on the optional port `mode`
@@ -60,6 +68,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hw/coherence/dir_cmds.h"
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/rcache_pending.h"
 #include "hw/dualopt/rcache_store.h"
@@ -205,6 +214,18 @@ static void rc_flush(RCache *c)
     (*c->flushes)++;
 }
 
+/* kernel_begin: drops every clean byte (dirty bytes stay, to be written back at the
+ * kernel's end) and makes reads in flight fill nothing. */
+static void rc_drop_clean(RCache *c)
+{
+    uint64_t n = (uint64_t)c->store.sets * c->store.ways;
+    for (uint64_t i = 0; i < n; i++) {
+        RcLine *ln = rc_line_at(&c->store, i);
+        ln->valid = ln->dirty;
+    }
+    c->epoch++;
+}
+
 /* Evicts the lines [addr, addr + len) touches (before an uncacheable access). */
 static void rc_evict_range(RCache *c, uint64_t addr, uint32_t len)
 {
@@ -293,6 +314,9 @@ static void rc_egress_one(RCache *c, Txn *t)
         }
         return;
     }
+    if (t->cmd == TXN_KERNEL_BEGIN) {
+        rc_drop_clean(c);
+    }
     bool access = t->cmd == TXN_READ || t->cmd == TXN_WRITE || t->cmd == TXN_ATOMIC;
     if (!c->enabled || !access || block_home(&c->base, t->addr) == c->base.gpu) {
         (*c->passed)++;
@@ -312,10 +336,17 @@ static void rc_egress_one(RCache *c, Txn *t)
     }
 }
 
+/* True for coherence traffic a fence must not hold: responses, invalidates and
+ * inv_acks (fences here and at other GPUs may wait for them). */
+static bool rc_passes_fence(const Txn *t)
+{
+    return txn_always_accepted(t) || txn_is(t, &dir_cmd_inv_ack);
+}
+
 /* Takes the egress input while both output queues have room. Behind a fence,
- * responses (answers to other GPUs, which their own fences may wait for) pass at
- * once and everything else waits in `deferred`, which is served, in order, before
- * new input once the fence has left. */
+ * rc_passes_fence transactions pass at once and everything else waits in
+ * `deferred`, which is served, in order, before new input once the fence has
+ * left. */
 static void rc_egress(RCache *c)
 {
     while (egress_len(&c->q_net) < c->base.buffer &&
@@ -328,7 +359,7 @@ static void rc_egress(RCache *c)
         if (t == NULL) {
             break;
         }
-        if (c->fence != NULL && t->cmd != TXN_RESP) {
+        if (c->fence != NULL && !rc_passes_fence(t)) {
             txn_fifo_push(&c->deferred, t);
         } else {
             rc_egress_one(c, t);
