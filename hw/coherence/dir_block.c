@@ -30,9 +30,12 @@
  * - Requests are taken from `up` only while fewer than `buffer` transactions wait to
  *   go down; invalidates and responses are always queued (no protocol deadlock).
  * - A posted write has no response to hold: its invalidates are acknowledged and
- *   counted like the others, but its writer does not learn of it (a posted write is
- *   complete for its writer when sent; kernel boundaries wait only for non-posted
- *   writes, docs/coherence.md).
+ *   counted like the others. Its writer learns that it is done from a later read
+ *   (the sm's flush read at kernel_end, docs/cores.md), which must not pass it: with
+ *   `acks`, the response of every later request of the same source that expects one
+ *   waits here until the invalidates of the source's earlier posted writes are
+ *   acknowledged (`fenced` counts those held for it). Requests of other sources do
+ *   not wait.
  * - An inv_ack matching no invalidate sent here is a model error (ack_errors). */
 #include "hw/coherence/dir_block.h"
 
@@ -92,6 +95,9 @@ const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS] = {
          "invalidate acknowledgements received"),
     STAT(DirBlock, resp_held, "resp_held", STAT_COUNTER, "",
          "responses held until their invalidates were acknowledged"),
+    STAT(DirBlock, fenced, "fenced", STAT_COUNTER, "",
+         "responses held for the acknowledgements of earlier posted writes of their "
+         "source"),
     STAT(DirBlock, ack_waiting, "ack_waiting", STAT_GAUGE, "",
          "invalidates not acknowledged at the end"),
     STAT(DirBlock, ack_errors, "ack_errors", STAT_COUNTER, "",
@@ -169,6 +175,8 @@ static void dir_block_drop_held(DirBlock *d)
     }
     d->nheld = 0;
     d->nwaiters = 0;
+    d->nposted = 0;
+    d->nfences = 0;
     idmap_destroy(&d->inv_req);
     idmap_destroy(&d->req_wait);
     idmap_destroy(&d->evict_inv);
@@ -197,12 +205,51 @@ static void dir_block_response(DirBlock *d, Txn *t)
     (*d->resp_held)++;
 }
 
+static void dir_block_req_acked(DirBlock *d, uint64_t req);
+
+/* True if a posted write of src up to seq still has acknowledgements due. */
+static bool dir_block_posted_due(const DirBlock *d, int src, uint64_t seq)
+{
+    for (size_t i = 0; i < d->nposted && d->posted[i].seq <= seq; i++) {
+        if (d->posted[i].src == src) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Request req has all its acknowledgements: if it is a posted write, it is done, and
+ * the requests of its source that waited for it and no other go on. */
+static void dir_block_posted_done(DirBlock *d, uint64_t req)
+{
+    size_t i = 0;
+    while (i < d->nposted && d->posted[i].req != req) {
+        i++;
+    }
+    if (i == d->nposted) {
+        return;
+    }
+    memmove(&d->posted[i], &d->posted[i + 1], (d->nposted - i - 1) * sizeof *d->posted);
+    d->nposted--;
+    size_t k = 0;
+    for (size_t j = 0; j < d->nfences; j++) {
+        DirFence f = d->fences[j];
+        if (dir_block_posted_due(d, f.src, f.seq)) {
+            d->fences[k++] = f;
+        } else {
+            dir_block_req_acked(d, f.req);
+        }
+    }
+    d->nfences = k;
+}
+
 /* One acknowledgement less for request req: the last one releases its response. */
 static void dir_block_req_acked(DirBlock *d, uint64_t req)
 {
     if (dir_block_count(&d->req_wait, req, -1) > 0) {
         return;
     }
+    dir_block_posted_done(d, req);
     for (size_t i = 0; i < d->nheld; i++) {
         if (d->held[i]->id == req) {
             egress_push(&d->qup, d->held[i], 0);
@@ -285,6 +332,31 @@ static void dir_block_apply(DirBlock *d, const Txn *t)
     d->cur = NULL;
 }
 
+/* A read does not pass a posted write (PCIe ordering), and a posted write is done
+ * only when its invalidates are acknowledged: a posted write t with acknowledgements
+ * due is noted; a later request of the same source that expects a response waits
+ * for those of every such write before it (one more count in req_wait). */
+static void dir_block_order(DirBlock *d, const Txn *t)
+{
+    if (t->posted) {
+        if (idmap_get(&d->req_wait, t->id, NULL)) {
+            d->posted =
+                xgrow(d->posted, &d->capposted, d->nposted + 1, sizeof *d->posted, 16);
+            d->posted[d->nposted++] =
+                (DirPosted){.req = t->id, .seq = ++d->posted_seq, .src = t->src};
+        }
+        return;
+    }
+    if (!txn_needs_response(t) || !dir_block_posted_due(d, t->src, d->posted_seq)) {
+        return;
+    }
+    d->fences = xgrow(d->fences, &d->capfences, d->nfences + 1, sizeof *d->fences, 16);
+    d->fences[d->nfences++] =
+        (DirFence){.req = t->id, .seq = d->posted_seq, .src = t->src};
+    dir_block_count(&d->req_wait, t->id, 1);
+    (*d->fenced)++;
+}
+
 static void dir_block_process(Block *b)
 {
     DirBlock *d = (DirBlock *)b;
@@ -311,6 +383,9 @@ static void dir_block_process(Block *b)
         t = port_take(up);
         if (tracked) {
             dir_block_apply(d, t);
+            if (d->acks) {
+                dir_block_order(d, t);
+            }
         } else {
             (*d->passed)++;
         }
@@ -352,9 +427,13 @@ void dir_block_finalize(Block *b)
     dir_block_drop_held(d);
     free(d->held);
     free(d->waiters);
+    free(d->posted);
+    free(d->fences);
     d->held = NULL;
     d->waiters = NULL;
-    d->capheld = d->capwaiters = 0;
+    d->posted = NULL;
+    d->fences = NULL;
+    d->capheld = d->capwaiters = d->capposted = d->capfences = 0;
 }
 
 void dir_block_cost(Block *b, CostReport *r)

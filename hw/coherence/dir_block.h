@@ -15,6 +15,18 @@ typedef struct DirWaiter {
     uint64_t line, req;
 } DirWaiter;
 
+/* A posted write whose invalidates are not all acknowledged (seq: arrival order). */
+typedef struct DirPosted {
+    uint64_t req, seq;
+    int src;
+} DirPosted;
+
+/* A later request of src whose response waits for src's posted writes up to seq. */
+typedef struct DirFence {
+    uint64_t req, seq;
+    int src;
+} DirFence;
+
 typedef struct DirBlock {
     Block base;
     uint64_t entries, ways, range, line;
@@ -34,7 +46,12 @@ typedef struct DirBlock {
     size_t nwaiters, capwaiters;
     Txn **held; /* responses waiting for acknowledgements (owned) */
     size_t nheld, capheld;
-    uint64_t *inv_acks, *resp_held, *ack_waiting, *ack_errors;
+    DirPosted *posted; /* posted writes with acknowledgements due, in arrival order */
+    size_t nposted, capposted;
+    DirFence *fences; /* requests waiting for earlier posted writes of their source */
+    size_t nfences, capfences;
+    uint64_t posted_seq;
+    uint64_t *inv_acks, *resp_held, *fenced, *ack_waiting, *ack_errors;
     uint64_t *remote_reads, *local_writes, *remote_writes, *passed;
     uint64_t *allocations, *evictions, *inv_write, *inv_evict, *invalidates;
     uint64_t *valid_entries, *positions, *route_errors;
@@ -43,7 +60,7 @@ typedef struct DirBlock {
 
 #define DIR_BLOCK_NPORTS 2
 extern const PortDef dir_block_ports[DIR_BLOCK_NPORTS];
-#define DIR_BLOCK_NSTATS 17
+#define DIR_BLOCK_NSTATS 18
 extern const StatDef dir_block_stat_defs[DIR_BLOCK_NSTATS];
 extern const char *const dir_block_repl_choices[];
 

@@ -63,8 +63,16 @@
  *   directory wait for them). Each output keeps order.
  * - Backpressure: a request is taken only while fewer than `buffer` transactions
  *   wait on the output it needs; responses and invalidates are always taken.
- * - kernel_end / release need no action (coherence is by invalidation); controls
- *   go on to net (the rdma consumes them) or are consumed here if net is unbound. */
+ * - kernel_end / release need no action for the cache (coherence is by
+ *   invalidation); controls go on to net (the rdma consumes them) or are consumed
+ *   here if net is unbound.
+ * - Fences (l2_fence.c, with `remote` on): a read must not pass a posted write to the
+ *   same home, and the sm's flush read after kernel_end relies on it (docs/cores.md).
+ *   After a release or kernel_end of a unit that sent posted writes to a home since
+ *   its last one, the unit's next read to that home goes on to the home unchanged
+ *   instead of hitting a copy or joining a fill (`fenced_reads`). The data check found
+ *   it: FinePack with REC's or the baseline directory's L2 on 16 GPUs read stale bytes
+ *   on BFS because the flush reads hit the writer's own copies. */
 #include <stddef.h>
 
 #include "hw/gpu/l2_priv.h"
@@ -183,6 +191,7 @@ static void l2_reset(Block *b)
 {
     L2 *c = (L2 *)b;
     l2a_clear(&c->a);
+    l2_fence_free(c);
     c->once_now = false;
 }
 
@@ -259,6 +268,8 @@ static bool l2_from_rq(L2 *c, Txn *t)
         if (t->cmd == TXN_KERNEL_BEGIN) {
             (*c->kernels)++;
             c->once_now = t->kernel_hint == c->once_hint;
+        } else if (c->remote) {
+            l2_fence_release(c, t);
         }
         if (egress_bound(&c->qnet)) {
             l2_pass(c, c->rq, &c->qnet);
@@ -346,6 +357,7 @@ static void l2_finalize(Block *b)
     egress_destroy(&c->qnet);
     l2_fills_free(c);
     l2_park_free(c);
+    l2_fence_free(c);
     l2a_free(&c->a);
 }
 
@@ -400,6 +412,9 @@ static const StatDef l2_stat_defs[] = {
     STAT(L2, outstanding, "outstanding", STAT_GAUGE, "", "fills unanswered at the end"),
     STAT(L2, parked, "parked", STAT_COUNTER, "",
          "remote requests parked behind a fill of their line"),
+    STAT(L2, fenced_reads, "fenced_reads", STAT_COUNTER, "",
+         "remote reads sent to the home after a release of their unit that followed "
+         "its posted writes there"),
     STAT(L2, route_errors, "route_errors", STAT_COUNTER, "",
          "model error: transactions that cannot be routed", .is_error = true),
 };

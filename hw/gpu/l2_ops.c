@@ -302,11 +302,26 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
         }
         l2_take(p);
         l2_count(c, t, false);
+        l2_fence_posted(c, t);
+        if (t->cmd == TXN_READ && l2_fence_due(c, t)) {
+            l2_fence_clear(c, t);
+        }
         l2_bypass(c, t, &c->qnet);
         return true;
     }
     uint64_t line = l2_line_of(c, t->addr);
     long i = l2a_find(&c->a, line);
+    if (t->cmd == TXN_READ && l2_fence_due(c, t)) {
+        if (egress_len(&c->qnet) >= c->base.buffer) {
+            return false;
+        }
+        l2_take(p);
+        l2_count(c, t, false);
+        l2_fence_clear(c, t);
+        (*c->fenced_reads)++;
+        egress_push(&c->qnet, t, c->latency);
+        return true;
+    }
     if (t->cmd == TXN_READ) {
         if (i < 0) {
             return l2_read_miss(c, p, t, true);
@@ -324,6 +339,7 @@ bool l2_remote_access(L2 *c, Port *p, Txn *t)
     }
     l2_take(p);
     l2_count(c, t, false);
+    l2_fence_posted(c, t);
     if (i >= 0) {
         (*c->remote_updates)++;
         l2_write_line(c, (size_t)i, t, false);

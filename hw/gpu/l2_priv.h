@@ -1,5 +1,6 @@
 /* Internals of the l2 block shared by l2.c (type, ports, dispatch), l2_ops.c
- * (cache operations, fills, invalidates) and l2_park.c (parked remote requests). */
+ * (cache operations, fills, invalidates), l2_park.c (parked remote requests) and
+ * l2_fence.c (reads ordered behind posted writes). */
 #ifndef MGTLM_HW_GPU_L2_PRIV_H
 #define MGTLM_HW_GPU_L2_PRIV_H
 
@@ -24,6 +25,12 @@ typedef struct L2Fill {
     size_t nw, capw;
 } L2Fill;
 
+/* Posted-write fences of one requesting unit (l2_fence.c): bit g = GPU g. */
+typedef struct L2Unit {
+    uint64_t posted; /* homes sent posted writes since the unit's last release */
+    uint64_t fenced; /* homes whose next read from the unit must go to the home */
+} L2Unit;
+
 typedef struct L2 {
     Block base;
     uint64_t size, ways, line;
@@ -41,6 +48,8 @@ typedef struct L2 {
     size_t nfills, capfills;
     Txn **park; /* parked remote requests in arrival order (owned references) */
     size_t npark, cappark;
+    L2Unit *units; /* per requesting unit (owned) */
+    size_t nunits, capunits;
     Port *up, *mem, *rq, *net;
     Egress qup, qmem, qrq, qnet;
 
@@ -49,7 +58,7 @@ typedef struct L2 {
     uint64_t *evictions, *remote_evictions, *writebacks, *bypasses, *once_skips;
     uint64_t *inv_received, *inv_acks, *inv_hits, *inv_pending, *kernels, *passed,
         *controls;
-    uint64_t *outstanding, *parked, *route_errors;
+    uint64_t *outstanding, *parked, *fenced_reads, *route_errors;
 } L2;
 
 /* Handlers of the head of each input; false = cannot proceed now (the head stays:
@@ -81,5 +90,16 @@ void l2_park(L2 *c, Txn *t);
 bool l2_park_replay(L2 *c);
 /* Drops the parked requests. */
 void l2_park_free(L2 *c);
+
+/* l2_fence.c: records the posted write t (any other t is ignored). */
+void l2_fence_posted(L2 *c, const Txn *t);
+/* A release or kernel_end t: its unit's posted homes become fenced. */
+void l2_fence_release(L2 *c, const Txn *t);
+/* True if the read t must go to its home: its unit fenced t's destination. */
+bool l2_fence_due(L2 *c, const Txn *t);
+/* The read t went to its home: its unit's fence of that home is done. */
+void l2_fence_clear(L2 *c, const Txn *t);
+/* Drops every unit's fences. */
+void l2_fence_free(L2 *c);
 
 #endif
