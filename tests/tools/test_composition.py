@@ -14,7 +14,7 @@ overlays from platforms/mech/, checked through `mgtlm validate --dump` and `mgtl
   resolved (flit 4 B, encoding 128/130; docs/wire-model.md).
 - REC with CARVE is refused at load: exit 2, one line naming both overlays.
 - gpu4-all and gpu16-all pass the data check: a cu run whose cus read back every byte
-  they wrote, and trace runs (the public vectoradd and tracegen's saxpy, scatter and
+  they wrote, and trace runs (the public vectoradd and tracegen's saxpy, scatter, bfs and
   reduction) with every kernel ended and no model error (data_errors, route errors,
   unfinished kernels all make `mgtlm run` exit 1).
 usage: test_composition.py ROOT MGTLM"""
@@ -139,7 +139,7 @@ def run_checks(tmp):
                     for g in range(4) for k in range(4))
         check(reads > 0, "gpu4-all: the cus read back what they wrote (%d reads)" % reads)
     traces = [os.path.join(ROOT, "traces", "public", "vectoradd")]
-    for kernel in ["saxpy", "scatter", "reduction"]:
+    for kernel in ["saxpy", "scatter", "reduction", "bfs"]:
         out = os.path.join(tmp, kernel)
         g = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "tracegen"),
                             kernel, "-o", out], capture_output=True, text=True)
