@@ -72,6 +72,7 @@ Engine *engine_new(uint32_t nparts)
             return NULL;
         }
         sim_keep_reports(e->sim[p]);
+        e->sim[p]->engine = e;
     }
     return e;
 }

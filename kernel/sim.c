@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine.h"
 #include "sim_priv.h"
 #include "xalloc.h"
 
@@ -58,6 +59,14 @@ SimTime sim_now(const Sim *sim)
 uint64_t sim_events_executed(const Sim *sim)
 {
     return sim->executed;
+}
+
+bool sim_idle(const Sim *sim)
+{
+    if (sim->engine) {
+        return engine_next_time(sim->engine) == SIM_TIME_MAX;
+    }
+    return sim_events_pending(sim) == 0;
 }
 
 size_t sim_events_pending(const Sim *sim)

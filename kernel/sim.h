@@ -55,6 +55,12 @@ SimTime sim_now(const Sim *sim);
 uint64_t sim_events_executed(const Sim *sim);
 /* Events scheduled and not yet executed or cancelled. */
 size_t sim_events_pending(const Sim *sim);
+/* True when the whole run has nothing left: no pending event in sim and, when sim is
+ * a partition of the partitioned engine (engine.h), none in any partition and no
+ * message between partitions. What a block's end-of-run check ("still outstanding
+ * at the end of a run that ended idle") must ask: another partition may still hold
+ * the answer it waits for. */
+bool sim_idle(const Sim *sim);
 /* Time of the earliest pending event, SIM_TIME_MAX if none is due by SIM_TIME_LIMIT. */
 SimTime sim_next_time(Sim *sim);
 

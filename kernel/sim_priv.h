@@ -7,6 +7,8 @@
 #include "sim.h"
 #include "txn.h"
 
+typedef struct Engine Engine;
+
 /* The diagnostic lines of a kernel of the engine, kept until engine_run ends. */
 typedef struct SimReportLine {
     SimTime t;
@@ -26,7 +28,8 @@ struct Sim {
     const volatile sig_atomic_t *watch; /* never NULL: sim_watch(NULL) sets sim_unset */
     EventQueue q;
     TxnPool *pool;
-    SimReports *reports; /* NULL: sim_report writes to stderr at once (owned) */
+    SimReports *reports;  /* NULL: sim_report writes to stderr at once (owned) */
+    const Engine *engine; /* the engine sim is a partition of (borrowed), NULL alone */
 };
 
 /* Keeps sim's report lines until taken (engine.c); called once. */

@@ -342,7 +342,7 @@ static bool host_realize(Block *b, SimError *err)
 static void host_stats(Block *b)
 {
     Host *h = (Host *)b;
-    *h->unfinished = sim_events_pending(b->sim) == 0 ? h->ks.nkernels - h->next : 0;
+    *h->unfinished = sim_idle(b->sim) ? h->ks.nkernels - h->next : 0;
 }
 
 static void host_reset(Block *b)

@@ -985,7 +985,7 @@ static void cu_stats(Block *b)
     *c->read_latency_mean = h->count ? (double)h->sum / (double)h->count : 0.0;
     *c->reads_skipped = c->sh.skipped;
     /* A run that ended idle can never answer what is still outstanding. */
-    *c->unanswered = sim_events_pending(b->sim) == 0 ? idmap_count(&c->ids) : 0;
+    *c->unanswered = sim_idle(b->sim) ? idmap_count(&c->ids) : 0;
 }
 
 static void cu_finalize(Block *b)

@@ -156,7 +156,7 @@ static void kbar_stats(Block *b)
 {
     Kbar *k = (Kbar *)b;
     /* A run that ended idle can never open what is still gathered. */
-    *k->waiting_errors = sim_events_pending(b->sim) == 0 ? k->narrived : 0;
+    *k->waiting_errors = sim_idle(b->sim) ? k->narrived : 0;
 }
 
 static void kbar_finalize(Block *b)

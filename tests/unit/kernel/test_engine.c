@@ -223,8 +223,9 @@ static void test_cross_order_2(void)
 
 /* Idle time is skipped: a sender starting at 1 ms over a 10 ps wire takes 3 windows
  * of 10 ps ([1 ms, +10) sends; [+10, +20) receives and takes; [+20, +30) the credit
- * is back), not 10^8. --until 1 ms + 9 runs the send but not the arrival; the rest
- * runs on a second call. */
+ * is back), not 10^8. --until 1 ms + 9 runs the send but not the arrival (the
+ * sender's partition is then empty, the run not idle: sim_idle); the rest runs on a
+ * second call. */
 static void test_windows_until(void)
 {
     Engine *e = engine_new(2);
@@ -242,12 +243,18 @@ static void test_windows_until(void)
     CHECK_EQ_U64(r.n, 0);
     CHECK_EQ_U64(engine_next_time(e), 1000000010);
     CHECK_EQ_U64(times.windows, 1);
+    /* The sender's partition holds nothing, but the run is not idle: the message is
+     * on its way to partition 1 (what the blocks' end-of-run checks must see). */
+    CHECK_EQ_U64(sim_events_pending(engine_sim(e, 0)), 0);
+    CHECK(!sim_idle(engine_sim(e, 0)));
+    CHECK(!sim_idle(engine_sim(e, 1)));
     CHECK(engine_run(e, SIM_TIME_MAX, 2, &times, &res, NULL));
     CHECK(res == SIM_RUN_IDLE);
     CHECK_EQ_U64(r.n, 1);
     CHECK_EQ_U64(r.at[0], 1000000010);
     CHECK_EQ_U64(times.windows, 3);
     CHECK_EQ_U64(engine_now(e), 1000000020);
+    CHECK(sim_idle(engine_sim(e, 0)) && sim_idle(engine_sim(e, 1)));
     teardown(&s, &r);
     engine_free(e);
 }
