@@ -39,26 +39,10 @@ import time
 MGTLM, SRC, BUILT, MPIRUN, CASE = sys.argv[1:6]
 SRC = os.path.abspath(SRC)
 PLATFORMS = os.path.join(SRC, "platforms")
+sys.path.insert(0, os.path.join(SRC, "tests", "parallel"))
+from partools import check, finish, partitions, validate, variant  # noqa: E402
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
-results = {"pass": 0, "fail": 0}
-
-
-def check(ok, what):
-    results["pass" if ok else "fail"] += 1
-    print(("ok   " if ok else "FAIL ") + what)
-
-
-def variant(tmp, base, name, extra):
-    """A platform file extending base with the top-level keys of extra."""
-    doc = {"extends": base, "name": name}
-    doc.update(extra)
-    path = os.path.join(tmp, name + ".json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
-
-
 def load_stats(path):
     if not os.path.exists(path):
         return {}
@@ -114,13 +98,6 @@ def case_refused(tmp):
           "test --mpi without MPI: exit %d, %s" % (p.returncode, lines))
 
 
-def partitions(platform):
-    """The partition count `mgtlm validate` reports for platform."""
-    p = subprocess.run([MGTLM, "validate", platform], capture_output=True, text=True)
-    words = p.stdout.replace(",", " ").split()
-    return int(words[words.index("partitions") - 1]) if "partitions" in words else 1
-
-
 def case_platforms(tmp):
     args = ["--set", "gpu*.cu[*].count=100", "--until", "20us"]
     for f in sorted(os.listdir(PLATFORMS)):
@@ -128,7 +105,7 @@ def case_platforms(tmp):
         if not f.endswith(".json"):
             continue
         path = os.path.join(PLATFORMS, f)
-        if partitions(path) > 1:
+        if partitions(validate(MGTLM, path)) > 1:
             same_as_threads(tmp, name, path, args)
             continue
         cut = variant(tmp, path, name + "-cut", {"fabric": {"latency": "10ns"}})
@@ -284,5 +261,4 @@ if CASE != "refused" and (BUILT != "yes" or not MPIRUN):
     sys.exit(77)
 with tempfile.TemporaryDirectory() as tmp:
     CASES[CASE](tmp)
-print("%d passed, %d failed" % (results["pass"], results["fail"]))
-sys.exit(1 if results["fail"] else 0)
+finish()

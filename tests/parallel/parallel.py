@@ -41,24 +41,9 @@ import time
 MGTLM, SRC, CASE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 PLATFORMS = os.path.join(SRC, "platforms")
 HERE = os.path.dirname(os.path.abspath(__file__))
-results = {"pass": 0, "fail": 0}
-
-
-def check(ok, what):
-    results["pass" if ok else "fail"] += 1
-    print(("ok   " if ok else "FAIL ") + what)
-
-
-def variant(tmp, base, name, extra):
-    """A platform file extending base with the top-level keys of extra."""
-    doc = {"extends": base, "name": name}
-    doc.update(extra)
-    path = os.path.join(tmp, name + ".json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
-
-
+sys.path.insert(0, HERE)
+import partools  # noqa: E402
+from partools import check, finish, partitions, variant  # noqa: E402
 def run(tmp, tag, platform, threads, args, fmt="binary"):
     """Runs and returns (exit status, stats minus host, {log name: bytes})."""
     out = os.path.join(tmp, tag + "-t%d" % threads)
@@ -82,8 +67,7 @@ def run(tmp, tag, platform, threads, args, fmt="binary"):
 
 
 def validate(platform):
-    p = subprocess.run([MGTLM, "validate", platform], capture_output=True, text=True)
-    return p.stdout.strip()
+    return partools.validate(MGTLM, platform)
 
 
 def same_for_threads(tmp, tag, platform, threads, args, fmt="binary", parts=None):
@@ -103,12 +87,6 @@ def same_for_threads(tmp, tag, platform, threads, args, fmt="binary", parts=None
         check(other[2] == first[2], "%s: %d log files identical with --threads %d"
               % (tag, len(first[2]), t))
     return first
-
-
-def partitions(line):
-    """The partition count a `validate` line reports."""
-    words = line.replace(",", " ").split()
-    return int(words[words.index("partitions") - 1]) if "partitions" in words else 1
 
 
 def case_platforms(tmp):
@@ -291,5 +269,4 @@ CASES = {"platforms": case_platforms, "testbench": case_testbench, "trace": case
 
 with tempfile.TemporaryDirectory() as tmp:
     CASES[CASE](tmp)
-print("%d passed, %d failed" % (results["pass"], results["fail"]))
-sys.exit(1 if results["fail"] else 0)
+finish()

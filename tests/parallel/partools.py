@@ -1,0 +1,40 @@
+"""What tests/parallel/parallel.py and tests/mpi/mpi.py share: the pass/fail tally,
+platform variants (a file extending a platform with top-level keys) and the
+partition count `mgtlm validate` reports."""
+import json
+import os
+import subprocess
+import sys
+
+results = {"pass": 0, "fail": 0}
+
+
+def check(ok, what):
+    results["pass" if ok else "fail"] += 1
+    print(("ok   " if ok else "FAIL ") + what)
+
+
+def finish():
+    print("%d passed, %d failed" % (results["pass"], results["fail"]))
+    sys.exit(1 if results["fail"] else 0)
+
+
+def variant(tmp, base, name, extra):
+    """A platform file extending base with the top-level keys of extra."""
+    doc = {"extends": base, "name": name}
+    doc.update(extra)
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def validate(mgtlm, platform):
+    p = subprocess.run([mgtlm, "validate", platform], capture_output=True, text=True)
+    return p.stdout.strip()
+
+
+def partitions(line):
+    """The partition count in a `validate` line (1 when it names none)."""
+    words = line.replace(",", " ").split()
+    return int(words[words.index("partitions") - 1]) if "partitions" in words else 1
