@@ -381,6 +381,7 @@ static void sweep_run_error(const SweepArgs *a, size_t k, int status, const char
     } else {
         sim_error_set(err, "mgtlm sweep: run %zu (%s): exit status %d", k, label, status);
     }
+    free(label);
 }
 
 static void sweep_field(FILE *f, const SweepArgs *a, const char *s)
