@@ -12,9 +12,8 @@
 #include "platform_priv.h"
 
 static const char *const platform_top_keys[] = {
-    "name",   "doc",   "gpus",  "mem_bytes", "clock", "seed",
-    "trace",  "sms",   "cus",   "gpu",       "cores", "fabric",
-    "blocks", "wires", "set",   "partitions", NULL};
+    "name", "doc",   "gpus",   "mem_bytes", "clock", "seed", "trace",      "sms", "cus",
+    "gpu",  "cores", "fabric", "blocks",    "wires", "set",  "partitions", NULL};
 static const char *const platform_gpu_keys[] = {"blocks", "wires", "uplink", "doc", NULL};
 
 /* The parts of the document the expansion walks (borrowed, NULL when absent). */
