@@ -414,6 +414,23 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
 
 /* Appends statistic i's value: a counter, a real, or a histogram's count, sum, min,
  * max and buckets. */
+/* Gathers every rank's m->out on rank 0, in rank order, into m->in: what rank 0 reads
+ * (other ranks get an empty input). */
+static TxnWireIn mpi_gather_out(EngineMpi *m)
+{
+    int len = (int)m->out.n;
+    MPI_Gather(&len, 1, MPI_INT, m->rcount, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; m->rank == 0 && r < m->ranks; r++) {
+        m->rdispl[r] = (int)total;
+        total += (size_t)m->rcount[r];
+    }
+    m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
+    MPI_Gatherv(m->out.b, len, MPI_BYTE, m->in, m->rcount, m->rdispl, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+    return (TxnWireIn){m->in, total, 0};
+}
+
 static void mpi_stat_put(TxnWireBuf *w, const StatView *v)
 {
     switch (v->store) {
@@ -480,17 +497,8 @@ void engine_mpi_gather_stats(EngineMpi *m, EngineTimes *times)
             mpi_stat_put(&m->out, &v);
         }
     }
-    int len = (int)m->out.n;
-    MPI_Gather(&len, 1, MPI_INT, m->rcount, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int r = 0; m->rank == 0 && r < m->ranks; r++) {
-        m->rdispl[r] = (int)total;
-        total += (size_t)m->rcount[r];
-    }
-    m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
-    MPI_Gatherv(m->out.b, len, MPI_BYTE, m->in, m->rcount, m->rdispl, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
-    TxnWireIn in = {m->in, total, 0};
+    TxnWireIn in = mpi_gather_out(m);
+    size_t total = in.len;
     uint64_t i;
     while (m->rank == 0 && in.pos < total && txn_wire_read(&in, &i, sizeof i) && i < n &&
            mpi_stat_get(s, i, &in)) {
@@ -571,17 +579,8 @@ bool engine_mpi_gather_log(EngineMpi *m, TraceDefer *d, SimError *err)
             memcpy(m->out.b + at, &m->nrec, sizeof m->nrec);
         }
     }
-    int len = (int)m->out.n;
-    MPI_Gather(&len, 1, MPI_INT, m->rcount, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int r = 0; m->rank == 0 && r < m->ranks; r++) {
-        m->rdispl[r] = (int)total;
-        total += (size_t)m->rcount[r];
-    }
-    m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
-    MPI_Gatherv(m->out.b, len, MPI_BYTE, m->in, m->rcount, m->rdispl, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
-    TxnWireIn in = {m->in, total, 0};
+    TxnWireIn in = mpi_gather_out(m);
+    size_t total = in.len;
     bool ok = true;
     while (ok && m->rank == 0 && in.pos < total) {
         ok = mpi_log_get(m, d, &in, err);
