@@ -40,7 +40,8 @@ MGTLM, SRC, BUILT, MPIRUN, CASE = sys.argv[1:6]
 SRC = os.path.abspath(SRC)
 PLATFORMS = os.path.join(SRC, "platforms")
 sys.path.insert(0, os.path.join(SRC, "tests", "parallel"))
-from partools import check, finish, partitions, validate, variant  # noqa: E402
+from partools import (check, finish, partitions, testbench_variant,  # noqa: E402
+                      validate, variant)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
 def load_stats(path):
@@ -197,28 +198,6 @@ TESTBENCHES = [
 ]
 
 
-def testbench_variant(tmp, name, parts):
-    """A copy of testbench name whose platform carries the map parts (if any)."""
-    src = os.path.join(SRC, "testbench", name + ".json")
-    here = os.path.dirname(src)
-    with open(src) as f:
-        tb = json.load(f)
-    plat = tb["platform"]
-    if isinstance(plat, str):
-        plat = {"extends": os.path.join(here, plat), "name": os.path.basename(name)}
-    elif "extends" in plat:
-        plat["extends"] = os.path.join(here, plat["extends"])
-    if parts:
-        plat["partitions"] = parts
-    tb["platform"] = plat
-    tb["golden"] = os.path.join(here, tb["golden"])
-    tag = name.replace("/", "-") + ("-cut" if parts else "")
-    path = os.path.join(tmp, tag + ".json")
-    with open(path, "w") as f:
-        json.dump(tb, f)
-    return path
-
-
 def run_test(tmp, tb, ranks):
     """`mgtlm test` on --threads 1 (ranks 0) or on MPI ranks: (exit, stdout, logs)."""
     out = os.path.join(tmp, os.path.basename(tb)[:-5] + "-r%d" % ranks)
@@ -236,7 +215,7 @@ def run_test(tmp, tb, ranks):
 
 def case_testbench(tmp):
     for name, parts in TESTBENCHES:
-        tb = testbench_variant(tmp, name, parts)
+        tb = testbench_variant(tmp, SRC, name, parts)
         tag = name + (" (cut)" if parts else "")
         one = run_test(tmp, tb, 0)
         check(one[0] in (0, 1) and one[2], "%s: --threads 1 ran (exit %d, %d log files)"

@@ -27,8 +27,8 @@ CASE is one of:
 The gpu{4,8,16}-* platforms reach the fabric switch over 10 ns wires, so the default
 map gives one partition per GPU plus the fabric; platforms whose fabric wires have
 latency 0 (the chiplet ones) are one partition, hence their cut variants: a platform
-file that extends the shipped one and sets the fabric's wire latency. Prints one line per check and
-"<n> passed, <m> failed"; exit 1 on a failure.
+file that extends the shipped one and sets the fabric's wire latency. Prints one line
+per check and "<n> passed, <m> failed"; exit 1 on a failure.
 """
 import json
 import os
@@ -43,7 +43,7 @@ PLATFORMS = os.path.join(SRC, "platforms")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import partools  # noqa: E402
-from partools import check, finish, partitions, variant  # noqa: E402
+from partools import check, finish, partitions, testbench_variant, variant  # noqa: E402
 def run(tmp, tag, platform, threads, args, fmt="binary"):
     """Runs and returns (exit status, stats minus host, {log name: bytes})."""
     out = os.path.join(tmp, tag + "-t%d" % threads)
@@ -212,26 +212,6 @@ TESTBENCHES = [
 ]
 
 
-def testbench_variant(tmp, name, parts):
-    """A copy of testbench name whose platform carries the map parts."""
-    src = os.path.join(SRC, "testbench", name + ".json")
-    here = os.path.dirname(src)
-    with open(src) as f:
-        tb = json.load(f)
-    plat = tb["platform"]
-    if isinstance(plat, str):
-        plat = {"extends": os.path.join(here, plat), "name": os.path.basename(name)}
-    elif "extends" in plat:
-        plat["extends"] = os.path.join(here, plat["extends"])
-    plat["partitions"] = parts
-    tb["platform"] = plat
-    tb["golden"] = os.path.join(here, tb["golden"])
-    path = os.path.join(tmp, name.replace("/", "-") + ".json")
-    with open(path, "w") as f:
-        json.dump(tb, f)
-    return path
-
-
 def run_test(tmp, tb, threads):
     out = os.path.join(tmp, os.path.basename(tb)[:-5] + "-t%d" % threads)
     p = subprocess.run([MGTLM, "test", tb, "--threads", str(threads), "--log-dir", out],
@@ -246,7 +226,7 @@ def run_test(tmp, tb, threads):
 
 def case_testbench(tmp):
     for name, parts in TESTBENCHES:
-        tb = testbench_variant(tmp, name, parts)
+        tb = testbench_variant(tmp, SRC, name, parts)
         one = run_test(tmp, tb, 1)
         check(one[0] in (0, 1) and one[3] and "has latency 0" not in one[2],
               "%s: ran with --threads 1 (exit %d, %d log files%s)"
@@ -264,8 +244,8 @@ def case_testbench(tmp):
               % (name, len(one[3])))
 
 
-CASES = {"platforms": case_platforms, "testbench": case_testbench, "trace": case_trace, "stress": case_stress,
-         "stop": case_stop}
+CASES = {"platforms": case_platforms, "testbench": case_testbench, "trace": case_trace,
+         "stress": case_stress, "stop": case_stop}
 
 with tempfile.TemporaryDirectory() as tmp:
     CASES[CASE](tmp)

@@ -1,6 +1,7 @@
 """What tests/parallel/parallel.py and tests/mpi/mpi.py share: the pass/fail tally,
-platform variants (a file extending a platform with top-level keys) and the
-partition count `mgtlm validate` reports."""
+platform and testbench variants (a file extending a platform with top-level keys, a
+testbench copy whose platform carries a partition map) and the partition count
+`mgtlm validate` reports."""
 import json
 import os
 import subprocess
@@ -26,6 +27,28 @@ def variant(tmp, base, name, extra):
     path = os.path.join(tmp, name + ".json")
     with open(path, "w") as f:
         json.dump(doc, f)
+    return path
+
+
+def testbench_variant(tmp, src_root, name, parts):
+    """A copy of testbench name whose platform carries the map parts (if any)."""
+    src = os.path.join(src_root, "testbench", name + ".json")
+    here = os.path.dirname(src)
+    with open(src) as f:
+        tb = json.load(f)
+    plat = tb["platform"]
+    if isinstance(plat, str):
+        plat = {"extends": os.path.join(here, plat), "name": os.path.basename(name)}
+    elif "extends" in plat:
+        plat["extends"] = os.path.join(here, plat["extends"])
+    if parts:
+        plat["partitions"] = parts
+    tb["platform"] = plat
+    tb["golden"] = os.path.join(here, tb["golden"])
+    tag = name.replace("/", "-") + ("-cut" if parts else "")
+    path = os.path.join(tmp, tag + ".json")
+    with open(path, "w") as f:
+        json.dump(tb, f)
     return path
 
 
