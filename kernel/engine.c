@@ -15,11 +15,20 @@
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
  * - Barrier: pthread_barrier_wait (docs/parallel.md compares it with spinning on this
- *   2-core machine). */
+ *   2-core machine).
+ * - Partitions are claimed, not assigned: in each window the threads take partitions
+ *   in index order from one shared counter until none is left, so a thread that
+ *   finishes a light partition takes the next one and the load balances itself. One
+ *   claim of partition p does all of p's work for window k: schedule the messages
+ *   sent to p in window k - 1, release p's outboxes of window k - 2 (every reader was
+ *   done before barrier k - 1) and run window k. The messages of the last window are
+ *   scheduled once the threads are joined. Which thread runs a partition never
+ *   changes what it computes, so outputs stay the same bytes. */
 #include "engine.h"
 #include "engine_priv.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -37,6 +46,7 @@ typedef struct EngineRun {
     pthread_mutex_t gate; /* the helpers start once every one of them exists */
     pthread_cond_t open;
     int go; /* 0 wait, 1 run, -1 a thread could not be created: return */
+    atomic_uint claim[2]; /* the next partition to claim, by window parity */
 } EngineRun;
 
 typedef struct EngineThread {
@@ -282,7 +292,23 @@ static void *engine_thread(void *arg)
         if (end > run->until) {
             end = run->until + 1;
         }
-        for (uint32_t p = th->id; p < e->n; p += run->threads) {
+        if (th->id == 0) {
+            atomic_store_explicit(&run->claim[(k + 1) & 1u], 0, memory_order_relaxed);
+        }
+        const EnginePub *last = &e->pub[((k - 1) & 1u) * e->n];
+        const EnginePub *older = &e->pub[(k & 1u) * e->n];
+        for (;;) {
+            uint32_t p =
+                atomic_fetch_add_explicit(&run->claim[k & 1u], 1, memory_order_relaxed);
+            if (p >= e->n) {
+                break;
+            }
+            if (k > 0) {
+                engine_deliver(e, p, k - 1, last);
+            }
+            for (uint32_t d = 0; k > 1 && older[p].sent && d < e->n; d++) {
+                outbox_release(&e->box[(size_t)p * e->n + d], k - 2);
+            }
             engine_window(e, p, k, end);
         }
         if (run->threads > 1) {
@@ -294,13 +320,6 @@ static void *engine_thread(void *arg)
         }
         th->times.windows++;
         const EnginePub *pub = &e->pub[(k & 1u) * e->n];
-        const EnginePub *before = &e->pub[((k - 1) & 1u) * e->n];
-        for (uint32_t p = th->id; p < e->n; p += run->threads) {
-            engine_deliver(e, p, k, pub);
-            for (uint32_t d = 0; k > 0 && before[p].sent && d < e->n; d++) {
-                outbox_release(&e->box[(size_t)p * e->n + d], k - 1);
-            }
-        }
         bool stop = false;
         w = SIM_TIME_MAX;
         for (uint32_t p = 0; p < e->n; p++) {
@@ -360,6 +379,10 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
         free(th);
         return sim_error_set(err, "cannot start thread %u of %u", started + 1,
                              run.threads);
+    }
+    unsigned windows = th[0].times.windows;
+    for (uint32_t d = 0; windows > 0 && d < e->n; d++) {
+        engine_deliver(e, d, windows - 1, &e->pub[((windows - 1) & 1u) * e->n]);
     }
     engine_empty(e);
     engine_reports(e);
