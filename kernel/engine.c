@@ -14,11 +14,15 @@
  *   barrier k + 1, when every reader is done with it.
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
- * - Barrier: pthread_barrier_wait (docs/parallel.md compares it with spinning on this
- *   2-core machine).
+ * - Barrier: spin for up to ENGINE_SPIN_NS, then sleep (kernel/spin_barrier.h; the
+ *   figures behind the choice are in docs/performance.md "Parallel runs").
  * - Partitions are claimed, not assigned: in each window the threads take partitions
- *   in index order from one shared counter until none is left, so a thread that
- *   finishes a light partition takes the next one and the load balances itself. One
+ *   from one shared counter until none is left, so a thread that finishes a light
+ *   partition takes the next one and the load balances itself. The claim order is
+ *   by the events each partition ran in the last window, most first (ties by index),
+ *   so the busiest partition (on the gpu platforms the fabric's) starts first and the
+ *   window ends soon after it; every thread computes the same order from the
+ *   published counts. One
  *   claim of partition p does all of p's work for window k: schedule the messages
  *   sent to p in window k - 1, release p's outboxes of window k - 2 (every reader was
  *   done before barrier k - 1) and run window k. The messages of the last window are
@@ -34,6 +38,7 @@
 #include <time.h>
 
 #include "sim_priv.h"
+#include "spin_barrier.h"
 #include "xalloc.h"
 
 /* What the threads of one engine_run share. */
@@ -42,20 +47,26 @@ typedef struct EngineRun {
     SimTime until; /* at most SIM_TIME_LIMIT */
     SimTime start; /* the first W */
     unsigned threads;
-    pthread_barrier_t barrier;
+    SpinBarrier barrier;
     pthread_mutex_t gate; /* the helpers start once every one of them exists */
     pthread_cond_t open;
-    int go; /* 0 wait, 1 run, -1 a thread could not be created: return */
+    int go;               /* 0 wait, 1 run, -1 a thread could not be created: return */
     atomic_uint claim[2]; /* the next partition to claim, by window parity */
 } EngineRun;
 
 typedef struct EngineThread {
     EngineRun *run;
     unsigned id;
+    uint32_t *order; /* n: the claim order of the current window */
     EngineTimes times;
     SimRunResult result;
     pthread_t th;
 } EngineThread;
+
+/* How long a thread that ends its window early polls before it sleeps: longer than
+ * a window's imbalance on a quiet machine (tens of microseconds), short enough that a
+ * thread on a busy shared machine soon gives its core back. */
+#define ENGINE_SPIN_NS 50000L
 
 static const volatile sig_atomic_t engine_unset = 0;
 
@@ -258,11 +269,26 @@ void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
 {
     OutboxSide *side = &e->side[p];
     outbox_side_begin(side, k);
+    uint64_t before = sim_events_executed(e->sim[p]);
     SimRunResult r = sim_run(e->sim[p], end - 1);
     SimTime next = sim_next_time(e->sim[p]);
     next = side->earliest < next ? side->earliest : next;
     e->pub[(k & 1u) * e->n + p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch,
-                                              side->earliest != SIM_TIME_MAX};
+                                              side->earliest != SIM_TIME_MAX,
+                                              sim_events_executed(e->sim[p]) - before};
+}
+
+/* Fills order with 0..n-1 by last[p].work, most first, ties by index (n is small:
+ * insertion sort). */
+static void engine_order(uint32_t *order, uint32_t n, const EnginePub *last)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        for (; j > 0 && last[order[j - 1]].work < last[i].work; j--) {
+            order[j] = order[j - 1];
+        }
+        order[j] = i;
+    }
 }
 
 static void *engine_thread(void *arg)
@@ -297,12 +323,16 @@ static void *engine_thread(void *arg)
         }
         const EnginePub *last = &e->pub[((k - 1) & 1u) * e->n];
         const EnginePub *older = &e->pub[(k & 1u) * e->n];
+        if (k > 0) {
+            engine_order(th->order, e->n, last);
+        }
         for (;;) {
-            uint32_t p =
+            uint32_t i =
                 atomic_fetch_add_explicit(&run->claim[k & 1u], 1, memory_order_relaxed);
-            if (p >= e->n) {
+            if (i >= e->n) {
                 break;
             }
+            uint32_t p = th->order[i];
             if (k > 0) {
                 engine_deliver(e, p, k - 1, last);
             }
@@ -314,7 +344,7 @@ static void *engine_thread(void *arg)
         if (run->threads > 1) {
             double before = engine_clock();
             th->times.work_s += before - t;
-            pthread_barrier_wait(&run->barrier);
+            spin_barrier_wait(&run->barrier);
             t = engine_clock();
             th->times.wait_s += t - before;
         }
@@ -351,11 +381,15 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                                                  : threads};
     EngineThread *th = xcalloc(run.threads, sizeof *th);
     unsigned started = 1;
-    pthread_barrier_init(&run.barrier, NULL, run.threads);
+    spin_barrier_init(&run.barrier, run.threads, ENGINE_SPIN_NS);
     pthread_mutex_init(&run.gate, NULL);
     pthread_cond_init(&run.open, NULL);
     for (unsigned i = 0; i < run.threads; i++) {
-        th[i] = (EngineThread){.run = &run, .id = i};
+        th[i] = (EngineThread){
+            .run = &run, .id = i, .order = xcalloc(e->n, sizeof(uint32_t))};
+        for (uint32_t p = 0; p < e->n; p++) {
+            th[i].order[p] = p;
+        }
     }
     while (started < run.threads &&
            pthread_create(&th[started].th, NULL, engine_thread, &th[started]) == 0) {
@@ -372,9 +406,12 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     for (unsigned i = 1; i < started; i++) {
         pthread_join(th[i].th, NULL);
     }
-    pthread_barrier_destroy(&run.barrier);
+    spin_barrier_destroy(&run.barrier);
     pthread_mutex_destroy(&run.gate);
     pthread_cond_destroy(&run.open);
+    for (unsigned i = 0; i < run.threads; i++) {
+        free(th[i].order);
+    }
     if (!ok) {
         free(th);
         return sim_error_set(err, "cannot start thread %u of %u", started + 1,

@@ -10,7 +10,8 @@
 typedef struct EnginePub {
     SimTime next; /* earliest pending event or message of the partition */
     bool stop;
-    bool sent; /* the partition sent messages in the window */
+    bool sent;     /* the partition sent messages in the window */
+    uint64_t work; /* events it ran in the window (the threads claim the busiest first) */
 } EnginePub;
 
 struct Engine {
