@@ -14,8 +14,9 @@
  *   barrier k + 1, when every reader is done with it.
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
- * - Barrier: spin for up to ENGINE_SPIN_NS, then sleep (kernel/spin_barrier.h; the
- *   figures behind the choice are in docs/performance.md "Parallel runs").
+ * - Barrier: spin for up to ENGINE_SPIN_NS, then sleep (kernel/spin_barrier.h), or
+ *   sleep at once with more threads than online cores; the figures behind the choice
+ *   are in docs/performance.md "Parallel runs".
  * - Partitions are claimed, not assigned: in each window the threads take partitions
  *   from one shared counter until none is left, so a thread that finishes a light
  *   partition takes the next one and the load balances itself. The claim order is
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sim_priv.h"
 #include "spin_barrier.h"
@@ -63,10 +65,13 @@ typedef struct EngineThread {
     pthread_t th;
 } EngineThread;
 
-/* How long a thread that ends its window early polls before it sleeps: longer than
- * a window's imbalance on a quiet machine (tens of microseconds), short enough that a
- * thread on a busy shared machine soon gives its core back. */
-#define ENGINE_SPIN_NS 50000L
+/* How long a thread that ends its window early polls before it sleeps, when every
+ * thread has a core of its own: longer than a window's wait on a quiet machine (tens
+ * to hundreds of microseconds at 8 to 16 threads), short enough that a thread soon
+ * gives its core back when the cores are busy with other work. With more threads
+ * than online cores the threads sleep at once: a spinning thread would hold the core
+ * that the thread it waits for needs. */
+#define ENGINE_SPIN_NS 1000000L
 
 static const volatile sig_atomic_t engine_unset = 0;
 
@@ -381,7 +386,10 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                                                  : threads};
     EngineThread *th = xcalloc(run.threads, sizeof *th);
     unsigned started = 1;
-    spin_barrier_init(&run.barrier, run.threads, ENGINE_SPIN_NS);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    spin_barrier_init(&run.barrier, run.threads,
+                      cores > 0 && run.threads <= (unsigned long)cores ? ENGINE_SPIN_NS
+                                                                       : 0);
     pthread_mutex_init(&run.gate, NULL);
     pthread_cond_init(&run.open, NULL);
     for (unsigned i = 0; i < run.threads; i++) {
