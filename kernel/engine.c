@@ -17,13 +17,16 @@
  * - Barrier: spin for up to ENGINE_SPIN_NS, then sleep (kernel/spin_barrier.h), or
  *   sleep at once with more threads than online cores; the figures behind the choice
  *   are in docs/performance.md "Parallel runs".
- * - Partitions are claimed, not assigned: in each window the threads take partitions
- *   from one shared counter until none is left, so a thread that finishes a light
- *   partition takes the next one and the load balances itself. The claim order is
- *   by the events each partition ran in the last window, most first (ties by index),
- *   so the busiest partition (on the gpu platforms the fabric's) starts first and the
- *   window ends soon after it; every thread computes the same order from the
- *   published counts. One
+ * - Partitions are claimed, not assigned, and each thread has home partitions: in
+ *   each window a thread first claims its homes, then any partition no thread has
+ *   claimed yet, so the load balances itself while a partition mostly stays on the
+ *   core whose caches hold it. Homes are dealt every ENGINE_HOME_WINDOWS windows by
+ *   longest processing time first: partitions by the events they ran in the last
+ *   window, most first (ties by index), each to the thread with the least so far;
+ *   a thread steals in that same order, so the busiest partition (on the gpu
+ *   platforms the fabric's) starts first. Every thread computes the same order and
+ *   homes from the published counts; a claim is one atomic exchange of the window
+ *   number into the partition's flag. One
  *   claim of partition p does all of p's work for window k: schedule the messages
  *   sent to p in window k - 1, release p's outboxes of window k - 2 (every reader was
  *   done before barrier k - 1) and run window k. The messages of the last window are
@@ -32,6 +35,7 @@
 #include "engine.h"
 #include "engine_priv.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,25 +57,32 @@ typedef struct EngineRun {
     pthread_mutex_t gate; /* the helpers start once every one of them exists */
     pthread_cond_t open;
     int go;               /* 0 wait, 1 run, -1 a thread could not be created: return */
-    atomic_uint claim[2]; /* the next partition to claim, by window parity */
+    atomic_uint *claimed; /* n: the last window each partition was claimed in */
 } EngineRun;
 
 typedef struct EngineThread {
     EngineRun *run;
     unsigned id;
-    uint32_t *order; /* n: the claim order of the current window */
+    uint32_t *order; /* n: partitions by last window's events, most first */
+    uint32_t *home;  /* its home partitions, nhome of them (n allocated) */
+    uint32_t nhome;
+    uint64_t *load; /* threads: what the dealing gave each thread so far */
+    long spin_ns;   /* its spin budget at the barrier */
     EngineTimes times;
     SimRunResult result;
     pthread_t th;
 } EngineThread;
 
-/* How long a thread that ends its window early polls before it sleeps, when every
- * thread has a core of its own: longer than a window's wait on a quiet machine (tens
- * to hundreds of microseconds at 8 to 16 threads), short enough that a thread soon
- * gives its core back when the cores are busy with other work. With more threads
- * than online cores the threads sleep at once: a spinning thread would hold the core
- * that the thread it waits for needs. */
+/* The longest a thread that ends its window early polls before it sleeps, when every
+ * thread has a core of its own (each thread's budget adapts below it,
+ * kernel/spin_barrier.h): longer than a window's wait on a quiet machine (tens to
+ * hundreds of microseconds at 8 to 16 threads). With more threads than online cores
+ * the threads sleep at once: a spinning thread would hold the core that the thread it
+ * waits for needs. */
 #define ENGINE_SPIN_NS 1000000L
+
+/* How often the home partitions are dealt again (windows). */
+#define ENGINE_HOME_WINDOWS 64u
 
 static const volatile sig_atomic_t engine_unset = 0;
 
@@ -296,6 +307,49 @@ static void engine_order(uint32_t *order, uint32_t n, const EnginePub *last)
     }
 }
 
+/* Deals the partitions of order to the threads, each to the one given the least work
+ * so far (ties by thread), and keeps th's own in th->home. */
+static void engine_homes(EngineThread *th, uint32_t n, unsigned threads,
+                         const EnginePub *last)
+{
+    for (unsigned t = 0; t < threads; t++) {
+        th->load[t] = 0;
+    }
+    th->nhome = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = th->order[i];
+        unsigned best = 0;
+        for (unsigned t = 1; t < threads; t++) {
+            best = th->load[t] < th->load[best] ? t : best;
+        }
+        th->load[best] += last ? last[p].work + 1 : 1;
+        if (best == th->id) {
+            th->home[th->nhome++] = p;
+        }
+    }
+}
+
+/* Claims partition p for window k: true for the one thread that does it first. */
+static bool engine_claim(EngineRun *run, uint32_t p, unsigned k)
+{
+    return atomic_load_explicit(&run->claimed[p], memory_order_relaxed) != k &&
+           atomic_exchange_explicit(&run->claimed[p], k, memory_order_relaxed) != k;
+}
+
+/* Partition p's work for window k (see the header comment). */
+static void engine_part(Engine *e, uint32_t p, unsigned k, SimTime end)
+{
+    const EnginePub *last = &e->pub[((k - 1) & 1u) * e->n];
+    const EnginePub *older = &e->pub[(k & 1u) * e->n];
+    if (k > 0) {
+        engine_deliver(e, p, k - 1, last);
+    }
+    for (uint32_t d = 0; k > 1 && older[p].sent && d < e->n; d++) {
+        outbox_release(&e->box[(size_t)p * e->n + d], k - 2);
+    }
+    engine_window(e, p, k, end);
+}
+
 static void *engine_thread(void *arg)
 {
     EngineThread *th = arg;
@@ -323,33 +377,27 @@ static void *engine_thread(void *arg)
         if (end > run->until) {
             end = run->until + 1;
         }
-        if (th->id == 0) {
-            atomic_store_explicit(&run->claim[(k + 1) & 1u], 0, memory_order_relaxed);
-        }
-        const EnginePub *last = &e->pub[((k - 1) & 1u) * e->n];
-        const EnginePub *older = &e->pub[(k & 1u) * e->n];
-        if (k > 0) {
+        const EnginePub *last = k > 0 ? &e->pub[((k - 1) & 1u) * e->n] : NULL;
+        if (last) {
             engine_order(th->order, e->n, last);
         }
-        for (;;) {
-            uint32_t i =
-                atomic_fetch_add_explicit(&run->claim[k & 1u], 1, memory_order_relaxed);
-            if (i >= e->n) {
-                break;
+        if (k % ENGINE_HOME_WINDOWS == 0) {
+            engine_homes(th, e->n, run->threads, last);
+        }
+        for (uint32_t i = 0; i < th->nhome; i++) {
+            if (engine_claim(run, th->home[i], k)) {
+                engine_part(e, th->home[i], k, end);
             }
-            uint32_t p = th->order[i];
-            if (k > 0) {
-                engine_deliver(e, p, k - 1, last);
+        }
+        for (uint32_t i = 0; i < e->n; i++) {
+            if (engine_claim(run, th->order[i], k)) {
+                engine_part(e, th->order[i], k, end);
             }
-            for (uint32_t d = 0; k > 1 && older[p].sent && d < e->n; d++) {
-                outbox_release(&e->box[(size_t)p * e->n + d], k - 2);
-            }
-            engine_window(e, p, k, end);
         }
         if (run->threads > 1) {
             double before = engine_clock();
             th->times.work_s += before - t;
-            spin_barrier_wait(&run->barrier);
+            spin_barrier_wait(&run->barrier, &th->spin_ns);
             t = engine_clock();
             th->times.wait_s += t - before;
         }
@@ -385,6 +433,10 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                                 : threads > e->n ? e->n
                                                  : threads};
     EngineThread *th = xcalloc(run.threads, sizeof *th);
+    run.claimed = xcalloc(e->n, sizeof *run.claimed);
+    for (uint32_t p = 0; p < e->n; p++) {
+        atomic_init(&run.claimed[p], UINT_MAX);
+    }
     unsigned started = 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     spin_barrier_init(&run.barrier, run.threads,
@@ -393,8 +445,12 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     pthread_mutex_init(&run.gate, NULL);
     pthread_cond_init(&run.open, NULL);
     for (unsigned i = 0; i < run.threads; i++) {
-        th[i] = (EngineThread){
-            .run = &run, .id = i, .order = xcalloc(e->n, sizeof(uint32_t))};
+        th[i] = (EngineThread){.run = &run,
+                               .id = i,
+                               .order = xcalloc(e->n, sizeof(uint32_t)),
+                               .home = xcalloc(e->n, sizeof(uint32_t)),
+                               .load = xcalloc(run.threads, sizeof(uint64_t)),
+                               .spin_ns = run.barrier.spin_ns};
         for (uint32_t p = 0; p < e->n; p++) {
             th[i].order[p] = p;
         }
@@ -419,7 +475,10 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     pthread_cond_destroy(&run.open);
     for (unsigned i = 0; i < run.threads; i++) {
         free(th[i].order);
+        free(th[i].home);
+        free(th[i].load);
     }
+    free(run.claimed);
     if (!ok) {
         free(th);
         return sim_error_set(err, "cannot start thread %u of %u", started + 1,

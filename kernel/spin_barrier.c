@@ -36,7 +36,7 @@ void spin_barrier_destroy(SpinBarrier *b)
     pthread_cond_destroy(&b->open);
 }
 
-void spin_barrier_wait(SpinBarrier *b)
+void spin_barrier_wait(SpinBarrier *b, long *spin_ns)
 {
     unsigned gen = atomic_load_explicit(&b->gen, memory_order_relaxed);
     if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 ==
@@ -50,9 +50,10 @@ void spin_barrier_wait(SpinBarrier *b)
         pthread_mutex_unlock(&b->mu);
         return;
     }
-    long until = spin_barrier_ns() + b->spin_ns;
+    long until = spin_barrier_ns() + *spin_ns;
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&b->gen, memory_order_acquire) != gen) {
+            *spin_ns = *spin_ns > b->spin_ns / 2 ? b->spin_ns : 2 * *spin_ns;
             return;
         }
         if (i % 64 == 0 && spin_barrier_ns() >= until) {
@@ -60,6 +61,8 @@ void spin_barrier_wait(SpinBarrier *b)
         }
         spin_barrier_pause();
     }
+    long half = *spin_ns / 2 > SPIN_BARRIER_MIN_NS ? *spin_ns / 2 : SPIN_BARRIER_MIN_NS;
+    *spin_ns = half < b->spin_ns ? half : b->spin_ns;
     pthread_mutex_lock(&b->mu);
     b->sleepers++;
     while (atomic_load_explicit(&b->gen, memory_order_acquire) == gen) {
