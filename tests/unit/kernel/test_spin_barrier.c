@@ -10,7 +10,7 @@
 #include "tests/unit/harness.h"
 
 #define THREADS 4
-#define ROUNDS 500
+#define ROUNDS 100
 
 typedef struct Shared {
     SpinBarrier b;
