@@ -40,8 +40,8 @@ MGTLM, SRC, BUILT, MPIRUN, CASE = sys.argv[1:6]
 SRC = os.path.abspath(SRC)
 PLATFORMS = os.path.join(SRC, "platforms")
 sys.path.insert(0, os.path.join(SRC, "tests", "parallel"))
-from partools import (check, finish, partitions, testbench_variant,  # noqa: E402
-                      validate, variant)
+from partools import (bad_log_lines, check, finish, partitions,  # noqa: E402
+                      testbench_variant, validate, variant)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
 def load_stats(path):
@@ -171,14 +171,7 @@ def case_stop(tmp):
     check(data is not None and data.get("run", {}).get("stop") == "signal",
           "SIGINT: stats %s" % ("not written" if data is None else
                                 "with stop %s" % data.get("run", {}).get("stop")))
-    bad = 0
-    for name in os.listdir(log_dir) if os.path.isdir(log_dir) else []:
-        with open(os.path.join(log_dir, name)) as f:
-            for line in f:
-                try:
-                    json.loads(line)
-                except ValueError:
-                    bad += 1
+    bad = bad_log_lines(log_dir)
     check(os.path.isdir(log_dir) and bad == 0,
           "SIGINT: logs readable (%d bad lines)" % bad)
 

@@ -43,7 +43,8 @@ PLATFORMS = os.path.join(SRC, "platforms")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import partools  # noqa: E402
-from partools import check, finish, partitions, testbench_variant, variant  # noqa: E402
+from partools import (bad_log_lines, check, finish, partitions,  # noqa: E402
+                      testbench_variant, variant)
 def run(tmp, tag, platform, threads, args, fmt="binary"):
     """Runs and returns (exit status, stats minus host, {log name: bytes})."""
     out = os.path.join(tmp, tag + "-t%d" % threads)
@@ -187,14 +188,7 @@ def case_stop(tmp):
     except (OSError, ValueError, KeyError):
         pass
     check(ok, "sigint: stats written, stop \"signal\"")
-    bad = 0
-    for name in os.listdir(out) if os.path.isdir(out) else []:
-        with open(os.path.join(out, name)) as f:
-            for line in f:
-                try:
-                    json.loads(line)
-                except ValueError:
-                    bad += 1
+    bad = bad_log_lines(out)
     check(os.path.isdir(out) and bad == 0, "sigint: every log line is a JSON record")
 
 

@@ -1,7 +1,7 @@
 """What tests/parallel/parallel.py and tests/mpi/mpi.py share: the pass/fail tally,
 platform and testbench variants (a file extending a platform with top-level keys, a
-testbench copy whose platform carries a partition map) and the partition count
-`mgtlm validate` reports."""
+testbench copy whose platform carries a partition map), the partition count
+`mgtlm validate` reports and the count of unreadable log lines after a stop."""
 import json
 import os
 import subprocess
@@ -61,3 +61,17 @@ def partitions(line):
     """The partition count in a `validate` line (1 when it names none)."""
     words = line.replace(",", " ").split()
     return int(words[words.index("partitions") - 1]) if "partitions" in words else 1
+
+
+def bad_log_lines(folder):
+    """The lines of the logs in folder that are not one JSON record each (0 when the
+    folder does not exist: the caller checks that it does)."""
+    bad = 0
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        with open(os.path.join(folder, name)) as f:
+            for line in f:
+                try:
+                    json.loads(line)
+                except ValueError:
+                    bad += 1
+    return bad
