@@ -14,9 +14,10 @@
  *   barrier k + 1, when every reader is done with it.
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
- * - Barrier: spin for up to ENGINE_SPIN_NS, then sleep (kernel/spin_barrier.h), or
- *   sleep at once with more threads than online cores; the figures behind the choice
- *   are in docs/performance.md "Parallel runs".
+ * - Barrier: spin for up to each thread's budget (at most ENGINE_SPIN_NS, adapting
+ *   to how waits end; kernel/spin_barrier.h), then sleep, or sleep at once with more
+ *   threads than online cores; the figures behind the choice are in
+ *   docs/performance.md "Parallel runs".
  * - Partitions are claimed, not assigned, and each thread has home partitions: in
  *   each window a thread first claims its homes, then any partition no thread has
  *   claimed yet, so the load balances itself while a partition mostly stays on the

@@ -13,8 +13,9 @@
  * any partition (idle time is skipped). The windows and the insertion order are the
  * same for any thread count, and so is every partition's event order.
  *
- * Threads: partition p runs on thread p % threads (thread 0 is the caller's); one
- * thread runs every partition in turn through the same window loop.
+ * Threads: in each window every partition is claimed by one thread, its home
+ * partitions first, then any left (engine.c; thread 0 is the caller's); one thread
+ * runs every partition in turn through the same window loop.
  *
  * Stop rules: a run stops after the window in which any partition called sim_stop,
  * or a window at whose end the watched flag was nonzero in any partition; every

@@ -19,7 +19,7 @@ struct Engine {
     Sim **sim;        /* n kernels, owned */
     Outbox *box;      /* n * n: box[s * n + d] from partition s to d */
     OutboxSide *side; /* n: each partition's side of its outboxes */
-    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by p's thread */
+    EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
     /* MPI ranks: partition p runs on rank p % ranks (1 rank: every partition here).
