@@ -1,28 +1,20 @@
-/* Time-bucketed event queue: see eventq.h for the structure and its rationale. */
+/* The event queue: a timing wheel of time buckets with a heap for far events; see
+ * eventq.h for the order and the structure. */
 #include "eventq.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "idmap.h"
 #include "xalloc.h"
 
 #define NODE_SLAB 4096
 #define BUCKET_SLAB 256
-#define EVENTQ_SORTED_MIN 8
-
-static void *eventq_slab(EventQueue *q, size_t size)
-{
-    q->chunks = xgrow(q->chunks, &q->chunk_cap, q->nchunks + 1, sizeof *q->chunks, 16);
-    void *p = xcalloc(1, size);
-    q->chunks[q->nchunks++] = p;
-    return p;
-}
+#define SLOT_MASK (EVENTQ_SLOTS - 1)
+#define WORDS (EVENTQ_SLOTS / 64)
 
 void eventq_init(EventQueue *q)
 {
     memset(q, 0, sizeof *q);
-    idmap_init(&q->table);
 }
 
 void eventq_destroy(EventQueue *q)
@@ -31,244 +23,77 @@ void eventq_destroy(EventQueue *q)
         free(q->chunks[i]);
     }
     free(q->chunks);
-    free(q->order);
-    idmap_destroy(&q->table);
+    free(q->slot);
+    event_heap_destroy(&q->far);
     memset(q, 0, sizeof *q);
 }
 
-static EventBucket *table_find(const EventQueue *q, SimTime t)
+static void *eventq_slab(EventQueue *q, size_t n, size_t size)
 {
-    uint64_t b;
-    return idmap_get(&q->table, t, &b) ? (EventBucket *)(uintptr_t)b : NULL;
-}
-
-static void table_insert(EventQueue *q, EventBucket *b)
-{
-    idmap_insert(&q->table, b->time, (uint64_t)(uintptr_t)b);
-}
-
-static void table_remove(EventQueue *q, const EventBucket *b)
-{
-    idmap_remove(&q->table, b->time, NULL);
-}
-
-/* Makes room for one more bucket at the end of order (moving [lo, hi) to 0). */
-static void order_make_room(EventQueue *q)
-{
-    size_t n = q->hi - q->lo;
-    if (q->lo > 0 && n < q->order_cap / 2) {
-        memmove(q->order, q->order + q->lo, n * sizeof *q->order);
-    } else {
-        size_t cap = q->order_cap ? q->order_cap * 2 : 64;
-        EventBucket **order = xmalloc(cap * sizeof *order);
-        if (n > 0) {
-            memcpy(order, q->order + q->lo, n * sizeof *order);
-        }
-        free(q->order);
-        q->order = order;
-        q->order_cap = cap;
-    }
-    q->lo = 0;
-    q->hi = n;
-}
-
-static inline void order_reserve(EventQueue *q)
-{
-    if (q->hi == q->order_cap) {
-        order_make_room(q);
-    }
-}
-
-static void heap_push(EventQueue *q, EventBucket *b)
-{
-    order_reserve(q);
-    size_t i = q->hi++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (q->order[parent]->time <= b->time) {
-            break;
-        }
-        q->order[i] = q->order[parent];
-        i = parent;
-    }
-    q->order[i] = b;
-}
-
-static void heap_pop(EventQueue *q)
-{
-    EventBucket *last = q->order[--q->hi];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= q->hi) {
-            break;
-        }
-        if (child + 1 < q->hi && q->order[child + 1]->time < q->order[child]->time) {
-            child++;
-        }
-        if (last->time <= q->order[child]->time) {
-            break;
-        }
-        q->order[i] = q->order[child];
-        i = child;
-    }
-    if (q->hi > 0) {
-        q->order[i] = last;
-    }
-}
-
-/* Sorted mode: index in [lo, hi] of the first bucket with time >= t. */
-static size_t sorted_find(const EventQueue *q, SimTime t)
-{
-    size_t a = q->lo, b = q->hi;
-    if (b > a && q->order[b - 1]->time < t) {
-        return b;
-    }
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (q->order[m]->time < t) {
-            a = m + 1;
-        } else {
-            b = m;
-        }
-    }
-    return a;
-}
-
-static void sorted_insert(EventQueue *q, size_t pos, EventBucket *b)
-{
-    if (pos == q->hi && q->hi < q->order_cap) {
-        q->order[q->hi++] = b;
-        return;
-    }
-    if (pos == q->lo && q->lo > 0) {
-        q->order[--q->lo] = b;
-        return;
-    }
-    pos -= q->lo;
-    order_reserve(q);
-    pos += q->lo;
-    memmove(q->order + pos + 1, q->order + pos, (q->hi - pos) * sizeof *q->order);
-    q->order[pos] = b;
-    q->hi++;
-}
-
-static void to_heap_mode(EventQueue *q)
-{
-    size_t n = q->hi - q->lo;
-    memmove(q->order, q->order + q->lo, n * sizeof *q->order);
-    q->lo = 0;
-    q->hi = n;
-    for (size_t k = 0; k < n; k++) {
-        table_insert(q, q->order[k]);
-    }
-    q->heap_mode = true;
-}
-
-static void to_sorted_mode(EventQueue *q)
-{
-    for (size_t k = 0; k < q->hi; k++) {
-        table_remove(q, q->order[k]);
-    }
-    for (size_t k = 1; k < q->hi; k++) {
-        EventBucket *b = q->order[k];
-        size_t j = k;
-        while (j > 0 && q->order[j - 1]->time > b->time) {
-            q->order[j] = q->order[j - 1];
-            j--;
-        }
-        q->order[j] = b;
-    }
-    q->heap_mode = false;
+    q->chunks = xgrow(q->chunks, &q->chunk_cap, q->nchunks + 1, sizeof *q->chunks, 16);
+    void *p = xcalloc(n, size);
+    q->chunks[q->nchunks++] = p;
+    return p;
 }
 
 static EventBucket *bucket_alloc(EventQueue *q, SimTime t)
 {
     if (!q->free_buckets) {
-        EventBucket *slab = eventq_slab(q, BUCKET_SLAB * sizeof *slab);
+        EventBucket *slab = eventq_slab(q, BUCKET_SLAB, sizeof *slab);
         for (size_t k = 0; k < BUCKET_SLAB; k++) {
-            slab[k].next_free = q->free_buckets;
+            slab[k].next = q->free_buckets;
             q->free_buckets = &slab[k];
         }
     }
     EventBucket *b = q->free_buckets;
-    q->free_buckets = b->next_free;
-    b->mask = 0;
+    q->free_buckets = b->next;
     b->time = t;
+    b->mask = 0;
     return b;
 }
 
-static EventBucket *bucket_get(EventQueue *q, SimTime t)
+/* The bucket of time t (inside the wheel), made and put in order if new; an empty
+ * slot (the common case: a new time) takes the short way. */
+static inline EventBucket *wheel_bucket(EventQueue *q, SimTime t)
 {
-    if (q->last && q->last->time == t) {
-        return q->last;
+    size_t i = (size_t)(t >> EVENTQ_SLOT_SHIFT) & SLOT_MASK;
+    EventBucket **at = &q->slot[i];
+    if (!*at && q->free_buckets) {
+        EventBucket *b = q->free_buckets;
+        q->free_buckets = b->next;
+        b->time = t;
+        b->mask = 0;
+        b->next = NULL;
+        *at = b;
+        q->occupied[i / 64] |= (uint64_t)1 << (i % 64);
+        return b;
     }
-    EventBucket *b;
-    if (q->heap_mode) {
-        b = table_find(q, t);
-        if (!b) {
-            b = bucket_alloc(q, t);
-            table_insert(q, b);
-            heap_push(q, b);
-        }
-    } else {
-        size_t pos = sorted_find(q, t);
-        b = pos < q->hi ? q->order[pos] : NULL;
-        if (!b || b->time != t) {
-            b = bucket_alloc(q, t);
-            sorted_insert(q, pos, b);
-            if (q->hi - q->lo > EVENTQ_SORTED_MAX) {
-                to_heap_mode(q);
-            }
-        }
+    while (*at && (*at)->time < t) {
+        at = &(*at)->next;
     }
-    q->last = b;
+    if (*at && (*at)->time == t) {
+        return *at;
+    }
+    EventBucket *b = bucket_alloc(q, t);
+    b->next = *at;
+    *at = b;
+    q->occupied[i / 64] |= (uint64_t)1 << (i % 64);
     return b;
 }
 
-/* Removes the earliest bucket (empty) and returns it to the pool. */
-static void bucket_drop_first(EventQueue *q)
+/* Removes the first bucket of slot i (empty) and returns it to the pool. */
+static void wheel_drop_first(EventQueue *q, size_t i)
 {
-    EventBucket *b = q->order[q->lo];
-    if (q->heap_mode) {
-        heap_pop(q);
-        table_remove(q, b);
-        if (q->hi <= EVENTQ_SORTED_MIN) {
-            to_sorted_mode(q);
-        }
-    } else {
-        q->lo++;
+    EventBucket *b = q->slot[i];
+    q->slot[i] = b->next;
+    if (!q->slot[i]) {
+        q->occupied[i / 64] &= ~((uint64_t)1 << (i % 64));
     }
     if (q->last == b) {
         q->last = NULL;
     }
-    b->next_free = q->free_buckets;
+    b->next = q->free_buckets;
     q->free_buckets = b;
-}
-
-SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
-                          void *subject, void *obj)
-{
-    EventBucket *b = q->free_buckets;
-    if (b && q->free_nodes && !q->heap_mode && q->hi < q->order_cap &&
-        q->hi - q->lo < EVENTQ_SORTED_MAX &&
-        (q->hi == q->lo || q->order[q->hi - 1]->time < time)) {
-        /* the common case: a new latest time in sorted mode, appended */
-        q->free_buckets = b->next_free;
-        b->time = time;
-        b->mask = 0;
-        q->order[q->hi++] = b;
-        q->last = b;
-        return eventq_link(q, b, time, prio, fn, subject, obj);
-    }
-    if (!q->free_nodes) {
-        SimNode *slab = eventq_slab(q, NODE_SLAB * sizeof *slab);
-        for (size_t k = 0; k < NODE_SLAB; k++) {
-            slab[k].next = q->free_nodes;
-            q->free_nodes = &slab[k];
-        }
-    }
-    return eventq_link(q, bucket_get(q, time), time, prio, fn, subject, obj);
 }
 
 static void bucket_unlink_head(EventBucket *b, int prio)
@@ -281,24 +106,132 @@ static void bucket_unlink_head(EventBucket *b, int prio)
     }
 }
 
-SimNode *eventq_peek_slow(EventQueue *q)
+/* Moves the far heap's nodes that the wheel now reaches into their buckets, in the
+ * heap's order (time, priority, scheduling): no node of their times is in the wheel
+ * yet, so each FIFO keeps the order of scheduling. */
+void eventq_take_far(EventQueue *q)
 {
-    while (q->hi > q->lo) {
-        EventBucket *b = q->order[q->lo];
-        int prio = b->mask ? __builtin_ctz(b->mask) : SIM_PRIO_LEVELS;
-        if (prio == SIM_PRIO_LEVELS) {
-            bucket_drop_first(q);
+    EventHeap *h = &q->far;
+    while (h->n > 0 && (h->e[0].time >> EVENTQ_SLOT_SHIFT) - q->base < EVENTQ_SLOTS) {
+        SimNode *n = h->e[0].node;
+        event_heap_pop(h);
+        if (n->cancelled) {
+            eventq_release(q, n);
             continue;
         }
+        EventBucket *b = wheel_bucket(q, n->time);
+        n->next = NULL;
+        if (b->mask & (1u << n->prio)) {
+            b->tail[n->prio]->next = n;
+        } else {
+            b->head[n->prio] = n;
+            b->mask |= 1u << n->prio;
+        }
+        b->tail[n->prio] = n;
+    }
+}
+
+/* The first slot at or after the wheel's first (in time order) that holds a bucket;
+ * EVENTQ_SLOTS if none. */
+static size_t wheel_next(const EventQueue *q)
+{
+    size_t i0 = (size_t)(q->base & SLOT_MASK);
+    size_t w0 = i0 / 64;
+    uint64_t bits = q->occupied[w0] & (~(uint64_t)0 << (i0 % 64));
+    if (bits) {
+        return w0 * 64 + (size_t)__builtin_ctzll(bits);
+    }
+    for (size_t k = 1; k <= WORDS; k++) {
+        size_t w = (w0 + k) % WORDS;
+        bits = q->occupied[w];
+        if (w == w0) {
+            bits &= ((uint64_t)1 << (i0 % 64)) - 1;
+        }
+        if (bits) {
+            return w * 64 + (size_t)__builtin_ctzll(bits);
+        }
+    }
+    return EVENTQ_SLOTS;
+}
+
+SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
+                          void *subject, void *obj)
+{
+    if (!q->free_nodes) {
+        SimNode *slab = eventq_slab(q, NODE_SLAB, sizeof *slab);
+        for (size_t k = 0; k < NODE_SLAB; k++) {
+            slab[k].next = q->free_nodes;
+            q->free_nodes = &slab[k];
+        }
+    }
+    if (!q->slot) {
+        q->slot = xcalloc(EVENTQ_SLOTS, sizeof *q->slot);
+    }
+    if ((time >> EVENTQ_SLOT_SHIFT) - q->base < EVENTQ_SLOTS) {
+        q->last = wheel_bucket(q, time);
+        return eventq_link(q, q->last, time, prio, fn, subject, obj);
+    }
+    SimNode *n = q->free_nodes;
+    q->free_nodes = n->next;
+    *n = (SimNode){.time = time,
+                   .fn = fn,
+                   .subject = subject,
+                   .obj = obj,
+                   .gen = n->gen,
+                   .prio = (uint8_t)prio};
+    event_heap_push(&q->far, n, time, prio);
+    q->pushed++;
+    return n;
+}
+
+SimNode *eventq_peek_slow(EventQueue *q)
+{
+    while (q->slot) {
+        size_t i = wheel_next(q);
+        if (i == EVENTQ_SLOTS) {
+            if (q->far.n == 0) {
+                return NULL;
+            }
+            SimNode *n = q->far.e[0].node;
+            if (n->cancelled) {
+                event_heap_pop(&q->far);
+                eventq_release(q, n);
+                continue;
+            }
+            q->front = NULL;
+            return n;
+        }
+        EventBucket *b = q->slot[i];
+        if (!b->mask) {
+            wheel_drop_first(q, i);
+            continue;
+        }
+        int prio = __builtin_ctz(b->mask);
         SimNode *n = b->head[prio];
         if (n->cancelled) {
             bucket_unlink_head(b, prio);
             eventq_release(q, n);
             continue;
         }
+        q->front = b;
         return n;
     }
     return NULL;
+}
+
+void eventq_pop(EventQueue *q, SimNode *n)
+{
+    if (q->front) {
+        bucket_unlink_head(q->front, n->prio);
+    } else {
+        event_heap_pop(&q->far);
+    }
+    q->front = NULL;
+    uint64_t slot = n->time >> EVENTQ_SLOT_SHIFT;
+    if (slot != q->base) {
+        q->base = slot;
+        eventq_take_far(q);
+    }
 }
 
 void eventq_cancel(EventQueue *q, SimNode *n)

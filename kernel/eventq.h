@@ -1,16 +1,27 @@
 /* The event queue behind sim.c (internal to the kernel).
  *
- * Events are kept in time buckets: one bucket per distinct pending time, each holding
- * one FIFO list per priority level (FIFO order is insertion order, i.e. sequence
- * order); bucket->mask says which lists are non-empty. The buckets are ordered in
- * `order[lo, hi)` in one of two modes:
- * - sorted (few distinct times, the common case): ascending by time; the earliest is
- *   order[lo], a new latest time is appended, a bucket is found by binary search;
- * - heap (more than EVENTQ_SORTED_MAX distinct times): a binary min-heap with lo == 0,
- *   buckets found through the u64 map of idmap.h keyed by time.
- * A sorted array is already a valid heap, so switching up is free; switching down
- * (at EVENTQ_SORTED_MIN) sorts at most that many buckets. Nodes and buckets are
- * pooled. */
+ * Order: by time, then priority (lower first), then the order of scheduling (FIFO):
+ * the kernel's tie-break rule (docs/kernel.md).
+ *
+ * Structure: a timing wheel of EVENTQ_SLOTS slots of 2^EVENTQ_SLOT_SHIFT ps, the
+ * first of which is the slot of the current time (`base`, an absolute slot number,
+ * moved when an event runs). A slot holds its pending times as buckets, a list sorted
+ * by time; a bucket holds one FIFO of nodes per priority, and `mask` says which are
+ * non-empty. A bit map of the slots that hold buckets finds the next one. Nodes due
+ * at or after the end of the wheel (base + EVENTQ_SLOTS slots) wait in a heap ordered
+ * by (time, priority, sequence of scheduling) (event_heap.h) and move into the wheel,
+ * in that order, when `base` moves far enough. So a node enters its bucket in the
+ * order of scheduling: those of the far heap come first, and a node is only scheduled
+ * into the wheel once every earlier node of its slot has left the heap. Cancelled
+ * nodes stay, marked, and are dropped when they reach the front. Nodes and buckets are
+ * pooled.
+ *
+ * Speed (docs/performance.md, "The event queue"): scheduling at the time of the last
+ * scheduling is an append; a new time is a walk of its slot's short list; the next
+ * event is the first bucket of the current slot, or a scan of the bit map when that
+ * slot is empty. The queue it replaced kept one heap of buckets and, past 32 pending
+ * times, a hash table from time to bucket, whose inserts, removes and pointer-chasing
+ * sifts were about a fifth of a trace-driven run. */
 #ifndef MGTLM_EVENTQ_H
 #define MGTLM_EVENTQ_H
 
@@ -18,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idmap.h"
+#include "event_heap.h"
 #include "sim.h"
 
 struct SimNode {
@@ -32,9 +43,9 @@ struct SimNode {
     bool cancelled;
 };
 
-/* Sorted mode holds at most this many distinct times; heap mode hands back at
- * EVENTQ_SORTED_MIN (eventq.c). */
-#define EVENTQ_SORTED_MAX 32
+#define EVENTQ_SLOT_SHIFT 10
+#define EVENTQ_SLOT_BITS 12
+#define EVENTQ_SLOTS ((size_t)1 << EVENTQ_SLOT_BITS)
 
 typedef struct EventBucket EventBucket;
 struct EventBucket {
@@ -42,15 +53,17 @@ struct EventBucket {
     unsigned mask; /* bit p set: head[p] != NULL */
     SimNode *head[SIM_PRIO_LEVELS];
     SimNode *tail[SIM_PRIO_LEVELS];
-    EventBucket *next_free;
+    EventBucket *next; /* the next later time of the slot, or the pool's next */
 };
 
 typedef struct EventQueue {
-    EventBucket **order; /* buckets in [lo, hi): sorted, or a min-heap (lo == 0) */
-    size_t lo, hi, order_cap;
-    bool heap_mode;
-    IdMap table;       /* heap mode: time -> bucket (kernel/idmap.h) */
-    EventBucket *last; /* bucket of the most recent insertion (fast path) */
+    EventBucket **slot; /* EVENTQ_SLOTS lists, NULL until the first push */
+    uint64_t occupied[EVENTQ_SLOTS / 64]; /* bit i: slot[i] != NULL */
+    uint64_t base;      /* absolute slot number (time >> EVENTQ_SLOT_SHIFT) of the wheel's
+                           first slot: that of the last event run, or 0 */
+    EventBucket *last;  /* bucket of the most recent insertion (fast path) */
+    EventBucket *front; /* bucket of the node eventq_peek returned, NULL: the far heap */
+    EventHeap far;      /* nodes at or after the wheel's end */
     EventBucket *free_buckets;
     SimNode *free_nodes;
     void **chunks; /* slabs of nodes and buckets, freed at the end */
@@ -62,13 +75,19 @@ typedef struct EventQueue {
 /* An empty queue; nothing is allocated until the first push. */
 void eventq_init(EventQueue *q);
 void eventq_destroy(EventQueue *q);
-/* Inserts a node for (time, prio) at the end of its FIFO. Aborts on OOM. */
+/* Inserts a node for (time, prio) after every pending node of the same time and
+ * priority; time must not be before the last node run. Aborts on OOM. */
 SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
                           void *subject, void *obj);
 SimNode *eventq_peek_slow(EventQueue *q);
+/* Removes n, the node the last eventq_peek returned, to run it: the wheel moves to
+ * its time. */
+void eventq_pop(EventQueue *q, SimNode *n);
+/* Moves the far heap's nodes that the wheel reaches from its current first slot into
+ * their buckets. */
+void eventq_take_far(EventQueue *q);
 
-/* Takes a node from the free list (which must not be empty) and appends it to b's
- * FIFO for prio. */
+/* Appends a free node (the free list must not be empty) to b's FIFO for prio. */
 static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, int prio,
                                    SimProc fn, void *subject, void *obj)
 {
@@ -104,28 +123,19 @@ static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimPro
     return eventq_push_slow(q, time, prio, fn, subject, obj);
 }
 
-/* Sorted mode: returns the emptied earliest bucket b to the pool (heap mode leaves
- * it to eventq_peek_slow). */
-static inline void eventq_retire_first(EventQueue *q, EventBucket *b)
-{
-    if (q->heap_mode || q->order[q->lo] != b) {
-        return;
-    }
-    q->lo++;
-    if (q->last == b) {
-        q->last = NULL;
-    }
-    b->next_free = q->free_buckets;
-    q->free_buckets = b;
-}
-
+/* The earliest pending node, NULL if none (cancelled ones at the front dropped). */
 static inline SimNode *eventq_peek(EventQueue *q)
 {
-    if (q->hi > q->lo) {
-        EventBucket *b = q->order[q->lo];
-        if (b->mask) {
+    if (q->slot) {
+        /* the current slot, else the next (a clock's next edge) */
+        EventBucket *b = q->slot[q->base & (EVENTQ_SLOTS - 1)];
+        if (!b) {
+            b = q->slot[(q->base + 1) & (EVENTQ_SLOTS - 1)];
+        }
+        if (b && b->mask) {
             SimNode *n = b->head[__builtin_ctz(b->mask)];
             if (!n->cancelled) {
+                q->front = b;
                 return n;
             }
         }
@@ -133,14 +143,33 @@ static inline SimNode *eventq_peek(EventQueue *q)
     return eventq_peek_slow(q);
 }
 
-static inline void eventq_pop(EventQueue *q, SimNode *n)
+/* Whole-bucket runs (sim_run): b, the bucket of the node the last eventq_peek
+ * returned (q->front, when not NULL), is about to run: the wheel moves to its time. */
+static inline void eventq_enter(EventQueue *q, const EventBucket *b)
 {
-    EventBucket *b = q->order[q->lo];
-    b->head[n->prio] = n->next;
-    if (!n->next) {
-        b->tail[n->prio] = NULL;
-        b->mask &= ~(1u << n->prio);
+    uint64_t slot = b->time >> EVENTQ_SLOT_SHIFT;
+    if (slot != q->base) {
+        q->base = slot;
+        if (q->far.n > 0) {
+            eventq_take_far(q);
+        }
     }
+}
+
+/* b, entered and now run empty (still the first of its slot: nothing earlier can be
+ * scheduled), goes back to the pool. */
+static inline void eventq_retire(EventQueue *q, EventBucket *b)
+{
+    size_t i = (size_t)(b->time >> EVENTQ_SLOT_SHIFT) & (EVENTQ_SLOTS - 1);
+    q->slot[i] = b->next;
+    if (!b->next) {
+        q->occupied[i / 64] &= ~((uint64_t)1 << (i % 64));
+    }
+    if (q->last == b) {
+        q->last = NULL;
+    }
+    b->next = q->free_buckets;
+    q->free_buckets = b;
 }
 
 static inline void eventq_release(EventQueue *q, SimNode *n)
@@ -149,6 +178,7 @@ static inline void eventq_release(EventQueue *q, SimNode *n)
     n->next = q->free_nodes;
     q->free_nodes = n;
 }
+
 void eventq_cancel(EventQueue *q, SimNode *n);
 
 #endif

@@ -114,7 +114,7 @@ void sim_cancel(Sim *sim, SimHandle h)
     }
 }
 
-static void sim_execute(Sim *sim, SimNode *n)
+static inline void sim_execute(Sim *sim, SimNode *n)
 {
     eventq_pop(&sim->q, n);
     sim->now = n->time;
@@ -144,7 +144,17 @@ SimRunResult sim_run(Sim *sim, SimTime until)
         if (first->time > until) {
             return SIM_RUN_UNTIL;
         }
-        EventBucket *b = q->order[q->lo];
+        EventBucket *b = q->front;
+        if (!b) {
+            sim_execute(sim, first);
+            if (sim->stop || *sim->watch) {
+                sim->stop = false;
+                return SIM_RUN_STOPPED;
+            }
+            continue;
+        }
+        /* the whole bucket (its time) in one loop, new same-time nodes included */
+        eventq_enter(q, b);
         sim->now = b->time;
         unsigned mask;
         while ((mask = b->mask) != 0) {
@@ -171,7 +181,7 @@ SimRunResult sim_run(Sim *sim, SimTime until)
                 return SIM_RUN_STOPPED;
             }
         }
-        eventq_retire_first(q, b);
+        eventq_retire(q, b);
     }
 }
 

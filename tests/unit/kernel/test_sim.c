@@ -1,6 +1,7 @@
 /* Kernel unit tests: event ordering, cancellation, SimEvent, run control, two kernels.
- * Covers kernel/sim.c, kernel/eventq.c (both the sorted and the heap mode: the
- * many-pending test holds thousands of distinct times) and kernel/event.c. */
+ * Covers kernel/sim.c, kernel/eventq.c (the many-pending test holds thousands of
+ * distinct times; test_eventq.c checks the order against a reference) and
+ * kernel/event.c. */
 #include <stdlib.h>
 
 #include "kernel/event.h"
