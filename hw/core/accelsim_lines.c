@@ -25,6 +25,8 @@ struct AtsLines {
     gzFile gz;
     char *path;
     uint64_t number;
+    uint64_t base;     /* the file offset of buf[0] */
+    uint64_t offset;   /* the file offset of the line last returned */
     size_t length;     /* of the line last returned */
     size_t start, end; /* unread text */
     size_t nul;        /* offset of the first NUL byte in [start, end), else SIZE_MAX */
@@ -82,6 +84,7 @@ static const char *lines_gz_reason(AtsLines *l)
 static bool lines_fill(AtsLines *l, SimError *err)
 {
     size_t keep = l->end - l->start;
+    l->base += l->start;
     memmove(l->buf, l->buf + l->start, keep);
     if (l->nul != SIZE_MAX) {
         l->nul -= l->start;
@@ -143,6 +146,7 @@ uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n)
             c == 't' || c == 'i' || stop - l->start > ATS_LINE_MAX || l->nul < stop) {
             break;
         }
+        l->offset = l->base + l->start;
         l->start = stop + 1;
         k++;
     }
@@ -182,6 +186,7 @@ bool ats_lines_next(AtsLines *l, char **line, SimError *err)
                              l->number);
     }
     char *s = l->buf + l->start;
+    l->offset = l->base + l->start;
     s[len] = '\0';
     if (len > 0 && s[len - 1] == '\r') {
         s[--len] = '\0';
@@ -189,6 +194,31 @@ bool ats_lines_next(AtsLines *l, char **line, SimError *err)
     l->start = nl ? stop + 1 : stop;
     l->length = len;
     *line = s;
+    return true;
+}
+
+uint64_t ats_lines_offset(const AtsLines *l)
+{
+    return l->offset;
+}
+
+bool ats_lines_seekable(AtsLines *l)
+{
+    return gzdirect(l->gz) == 1;
+}
+
+bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err)
+{
+    z_off_t at = (z_off_t)offset;
+    if (at < 0 || (uint64_t)at != offset || gzseek(l->gz, at, SEEK_SET) != at) {
+        return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s", l->path, line,
+                             lines_gz_reason(l));
+    }
+    l->base = offset;
+    l->start = l->end = 0;
+    l->nul = SIZE_MAX;
+    l->eof = false;
+    l->number = line - 1;
     return true;
 }
 

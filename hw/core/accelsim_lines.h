@@ -48,6 +48,15 @@ bool ats_lines_next(AtsLines *l, char **line, SimError *err);
  * ats_lines_number. Never reads the file or fails: a skip of instruction lines
  * (ats_reader_skip) without returning each. */
 uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n);
+/* The file offset of the first byte of the line last returned (or passed over). */
+uint64_t ats_lines_offset(const AtsLines *l);
+/* True if the file is read as it is (not gzip-compressed): ats_lines_seek then moves
+ * in the file without reading it. Call after the first line was read. */
+bool ats_lines_seekable(AtsLines *l);
+/* Moves to offset, the first byte of a line that ats_lines_offset gave for this file
+ * (a plain file: ats_lines_seekable), whose number is line (>= 1): the next
+ * ats_lines_next returns it. False with "<path>:<line>: cannot seek: <reason>". */
+bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err);
 /* The length of the line last returned (without its end of line). */
 size_t ats_lines_length(const AtsLines *l);
 /* The number of the line last returned (1 for the first). */

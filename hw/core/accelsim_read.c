@@ -46,6 +46,8 @@ struct AtsReader {
     AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
     AtsOpMemo ops;
     bool trusted; /* ats_reader_trust */
+    AtsMark mark; /* the #BEGIN_TB line of the block last reached */
+    bool marked;
 };
 
 static AtsWhere read_where(const AtsReader *r)
@@ -91,6 +93,13 @@ static bool read_fail(const AtsReader *r, SimError *err, const char *fmt, const 
     return sim_error_set(err, "%s:%" PRIu64 ": %s", at.file, at.line, msg);
 }
 
+/* Records the line just read (a block's #BEGIN_TB) as the block's mark. */
+static void read_mark(AtsReader *r, bool begun)
+{
+    r->marked = begun;
+    r->mark = (AtsMark){ats_lines_offset(r->lines), ats_lines_number(r->lines)};
+}
+
 static bool read_header(AtsReader *r, SimError *err)
 {
     unsigned seen = 0;
@@ -101,6 +110,7 @@ static bool read_header(AtsReader *r, SimError *err)
         }
         if (!line || strcmp(line, "#BEGIN_TB") == 0) {
             r->step = line ? READ_BEGUN : READ_BETWEEN;
+            read_mark(r, line != NULL);
             return ats_header_check(seen, read_where(r), err);
         }
         if (line[0] != '-') {
@@ -200,6 +210,7 @@ static bool read_to_body(AtsReader *r, bool *got, SimError *err)
             return read_fail(r, err, "expected #BEGIN_TB, not \"%.40s\"", line);
         }
         r->step = READ_BEGUN;
+        read_mark(r, true);
     }
     if (r->step == READ_BEGUN) {
         if (!read_line(r, false, &line, err)) {
@@ -404,6 +415,25 @@ bool ats_reader_next(AtsReader *r, AtsCta *cta, bool *got, SimError *err)
         return read_fail(r, err, "%s", "out of memory");
     }
     *cta = c;
+    return true;
+}
+
+bool ats_reader_mark(AtsReader *r, AtsMark *m)
+{
+    if (!r->marked || !ats_lines_seekable(r->lines)) {
+        return false;
+    }
+    *m = r->mark;
+    return true;
+}
+
+bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err)
+{
+    if (!ats_lines_seek(r->lines, m->offset, m->line, err)) {
+        return false;
+    }
+    r->step = READ_BETWEEN;
+    r->marked = false;
     return true;
 }
 

@@ -53,6 +53,17 @@ bool ats_reader_peek(AtsReader *r, uint32_t xyz[3], bool *got, SimError *err);
  * its instruction lines, and sets *got; *got false at the end of the file. False on
  * error (the errors of the structure lines, as the other calls word them). */
 bool ats_reader_skip(AtsReader *r, bool *got, SimError *err);
+/* Where a block starts (its #BEGIN_TB line): the file offset and the line number. */
+typedef struct AtsMark {
+    uint64_t offset, line;
+} AtsMark;
+
+/* The mark of the block last peeked, viewed or skipped into *m; false if the file
+ * cannot seek (it is gzip-compressed) or no block was reached. */
+bool ats_reader_mark(AtsReader *r, AtsMark *m);
+/* Moves to the block at m, a mark of the same file: the next call reads that block.
+ * False with "<file>:<line>: cannot seek: <reason>" in err. */
+bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err);
 /* From the next block on, reads instruction lines as known good: a full read of the
  * same file (the run's scan, trace_scan.h) accepted every line. An instruction of a
  * fixed class (accelsim_op.h) that is neither a global nor a local access (not

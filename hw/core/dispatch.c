@@ -56,8 +56,10 @@
  *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
  *   the dispatcher hold the whole grid.
  * - Other GPUs' CTAs are passed over without parsing their instructions
- *   (ats_reader_skip): with contiguous CTAs GPU g reads (g + 1) / N of the file, so
- *   N GPUs would otherwise parse it (N + 1) / 2 times.
+ *   (ats_reader_skip). With the scan held and a plain (not .gz) file in index order,
+ *   the reading starts at the scan's seek point before the GPU's first CTA
+ *   (trace_scan_seek, at most TRACE_SEEK_MAX points per kernel): with contiguous CTAs
+ *   the N GPUs then read the file about once between them, not (N + 1) / 2 times.
  * - An SM that answers a launch with ctas 0 counts in fit_errors and gets no CTA; if
  *   no SM has room, the GPU's remaining CTAs are not run and the kernel finishes.
  * - An unexpected control message counts in ctl_errors and is dropped (an xlat with
@@ -141,6 +143,29 @@ static void disp_close(Disp *d)
     ats_reader_close(d->rd);
     d->rd = NULL;
     d->eof = true;
+}
+
+/* With the run's scan held, starts reading the kernel file at the scan's seek point
+ * before the GPU's first CTA (trace_scan_seek): the blocks before it are all of lower
+ * index, so none is the GPU's, and they are not read at all. */
+static void disp_seek(Disp *d)
+{
+    const char *dir = d->base.plat->trace;
+    if (!d->rd || d->want == 0 || !dir || !trace_scan_held(dir)) {
+        return;
+    }
+    SimError err;
+    const TraceScan *s = trace_scan_get(dir, &err);
+    if (!s) {
+        return;
+    }
+    AtsMark at;
+    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
+    if (trace_scan_seek(s, d->kernel, first, &at) && !ats_reader_seek(d->rd, &at, &err)) {
+        disp_trace_error(d, err.msg);
+        disp_close(d);
+    }
+    trace_scan_put(s);
 }
 
 /* Reads ahead until the next CTA of the GPU is held or there is none left; true if
@@ -341,6 +366,7 @@ static void disp_start(Disp *d, Txn *t)
     }
     if (disp_map(d, &err)) {
         d->want = cta_map_count(&d->map, (uint32_t)d->base.gpu);
+        disp_seek(d);
     } else {
         disp_trace_error(d, err.msg);
         disp_close(d);

@@ -43,6 +43,9 @@ void trace_scan_free(TraceScan *s)
 {
     if (s) {
         trace_written_free(s->written);
+        for (size_t k = 0; k < s->nkernels && s->kernels; k++) {
+            free(s->kernels[k].seeks);
+        }
         free(s->kernels);
         free(s->allocs);
         ats_list_free(&s->list);
@@ -159,6 +162,25 @@ size_t trace_scan_kernels(const TraceScan *s)
 const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k)
 {
     return &s->kernels[k];
+}
+
+bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at)
+{
+    const TraceKernel *tk = &s->kernels[k];
+    if (!tk->in_order || tk->nseeks == 0 || tk->seeks[0].cta > cta) {
+        return false;
+    }
+    size_t lo = 0, hi = tk->nseeks; /* the last point with seeks[i].cta <= cta */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tk->seeks[mid].cta <= cta) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    *at = tk->seeks[lo].at;
+    return true;
 }
 
 size_t trace_scan_allocs(const TraceScan *s)

@@ -25,9 +25,21 @@
 #include <stdint.h>
 
 #include "hw/core/accelsim.h"
+#include "hw/core/accelsim_read.h"
 #include "kernel/error.h"
 
 typedef struct TraceScan TraceScan;
+
+/* Where to start reading a kernel file to reach CTA index `cta` and those after it:
+ * the block of that CTA begins at `at`. */
+typedef struct TraceSeek {
+    uint64_t cta;
+    AtsMark at;
+} TraceSeek;
+
+/* The most seek points kept per kernel: a kernel of more blocks keeps every 2nd, 4th,
+ * ... block's, so memory stays bounded whatever the kernel's length. */
+#define TRACE_SEEK_MAX 256
 
 /* What one kernel launch holds. */
 typedef struct TraceKernel {
@@ -45,6 +57,10 @@ typedef struct TraceKernel {
     uint64_t by_class[ATS_CLASS_COUNT]; /* instruction lines per class */
     uint64_t local_line_reqs; /* the part of line_reqs the local accesses make */
     uint64_t unknown;         /* lines of a mnemonic outside the opcode table */
+    bool in_order;            /* the file lists its CTAs in strictly increasing index */
+    TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */
+    size_t nseeks;
+    uint64_t seek_every; /* a seek point every this many blocks of the file */
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
@@ -66,6 +82,12 @@ void trace_scan_free(TraceScan *s);
 /* Kernel launches, in kernelslist.g order, and the k-th (k < trace_scan_kernels). */
 size_t trace_scan_kernels(const TraceScan *s);
 const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k);
+
+/* Where a reader of kernel k's file (ats_reader_seek) may start to meet every CTA of
+ * index >= cta that the file holds: the last seek point at or before cta. False
+ * (read from the first block) if the file is compressed, does not list its CTAs in
+ * increasing index order, or holds no block before cta. */
+bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at);
 
 /* MemcpyHtoD allocations in order: the i-th one's base and size. */
 size_t trace_scan_allocs(const TraceScan *s);

@@ -8,10 +8,15 @@
  *   than SM_COALESCE_MAX_WIDTH (the reader takes up to ATS_WIDTH_MAX) is coalesced in
  *   pieces of at most that width and its lines merged: still one request per distinct
  *   line.
+ * - Seek points (trace_scan_seek): the mark of every block while there are at most
+ *   TRACE_SEEK_MAX, then of every 2nd, 4th, ... block, so that a dispatcher starts
+ *   near its GPU's first CTA instead of passing over the blocks of the GPUs before it.
  * - Global (LDG, STG, ATOMG, RED) and local (LDL, STL) accesses make line requests;
  *   STG and STL store, ATOMG and RED touch bytes that are not checked. Shared-memory
  *   and constant accesses never leave the sm. */
 #include "hw/core/trace_scan_pass.h"
+
+#include <stdlib.h>
 
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_read.h"
@@ -25,6 +30,8 @@ typedef struct PassCtx {
     TraceKernel *tk;
     uint32_t k;
     TraceWritten *w;
+    uint64_t blocks; /* blocks read so far */
+    uint64_t prev;   /* the CTA index of the last one */
 } PassCtx;
 
 /* Adds the requests of src[0..n) to out[0..*nout) merged by line. */
@@ -113,17 +120,54 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
     }
 }
 
+/* Whether the file stays in index order, and the block's seek point when it falls on
+ * the current spacing (a full table keeps every other point and doubles the spacing:
+ * TRACE_SEEK_MAX). */
+static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err)
+{
+    TraceKernel *tk = c->tk;
+    const uint32_t *g = tk->info.grid;
+    uint64_t index = cta->x + (uint64_t)cta->y * g[0] + (uint64_t)cta->z * g[0] * g[1];
+    tk->in_order = tk->in_order && (c->blocks == 0 || index > c->prev);
+    c->prev = index;
+    uint64_t pos = c->blocks++;
+    AtsMark at;
+    if (pos % tk->seek_every != 0 || !ats_reader_mark(r, &at)) {
+        return true;
+    }
+    if (tk->nseeks == TRACE_SEEK_MAX) {
+        for (size_t i = 0; i < TRACE_SEEK_MAX / 2; i++) {
+            tk->seeks[i] = tk->seeks[2 * i];
+        }
+        tk->nseeks = TRACE_SEEK_MAX / 2;
+        tk->seek_every *= 2;
+        if (pos % tk->seek_every != 0) {
+            return true;
+        }
+    }
+    if (!tk->seeks && !(tk->seeks = calloc(TRACE_SEEK_MAX, sizeof *tk->seeks))) {
+        return sim_error_set(err, "%s: out of memory", tk->path);
+    }
+    tk->seeks[tk->nseeks++] = (TraceSeek){index, at};
+    return true;
+}
+
 bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err)
 {
     AtsReader *r = ats_reader_open(tk->path, &tk->info, err);
     if (!r) {
         return false;
     }
-    PassCtx c = {tk, k, w};
+    PassCtx c = {tk, k, w, 0, 0};
+    tk->in_order = true;
+    tk->seek_every = 1;
     const AtsCta *cta;
     bool got, ok;
     while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
         pass_cta(&c, cta);
+        if (!(ok = pass_seek(&c, r, cta, err))) {
+            break;
+        }
     }
     tk->unknown = ats_reader_unknown(r);
     ats_reader_close(r);

@@ -5,12 +5,18 @@
  * instruction) and trace_scan.h's rules; the process-wide table's use counts, from one
  * and from several threads; a malformed trace refused with its file and line; and
  * that the written-byte index grows with the lines and kernels written, not with the
- * number of stores. Runs in the source root (the trace's path is relative to it). */
+ * number of stores; the seek points of a kernel of many blocks (every block's, then
+ * every 2nd, 4th, ... within TRACE_SEEK_MAX), none for a file out of index order or
+ * compressed, and a reader moved to one reads the block it names. Runs in the source
+ * root (the trace's path is relative to it). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "hw/core/accelsim_read.h"
 #include "hw/core/trace_scan.h"
 #include "hw/core/trace_written.h"
 #include "tests/unit/harness.h"
@@ -272,6 +278,116 @@ static void test_index_growth(void)
     trace_written_free(w);
 }
 
+/* A one-kernel trace folder of n one-warp blocks in dir; block i (index order when
+ * swap is false; blocks 1 and 2 change places when true) has 1 + i % 3 blank lines
+ * before its #BEGIN_TB, so blocks start at irregular offsets. gz: the kernel file is
+ * gzip-compressed (kernelslist.g names it as kernel-1.traceg). */
+static void seek_trace(const char *dir, unsigned n, bool swap, bool gz)
+{
+    char path[96];
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    FILE *f = fopen(path, "w");
+    fputs("kernel-1.traceg\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    gzFile z = gzopen(path, gz ? "wb" : "wbT");
+    gzprintf(z,
+             "-grid dim = (%u,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n"
+             "-nregs = 8\n-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"
+             "-accelsim tracer version = 4\n",
+             n);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = swap && (i == 1 || i == 2) ? 3 - i : i;
+        for (unsigned k = 0; k <= i % 3; k++) {
+            gzputs(z, "\n");
+        }
+        gzprintf(z,
+                 "#BEGIN_TB\nthread block = %u,0,0\nwarp = 0\ninsts = 1\n"
+                 "0040 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                 b);
+    }
+    gzclose(z);
+}
+
+static void seek_clean(const char *dir)
+{
+    char path[96];
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_seek(void)
+{
+    char dir[] = "/tmp/test_trace_seek_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    /* 6000 blocks (about 0.4 MB: the reader's buffer is refilled on the way): 256
+     * points, then every 2nd (from block 256), 4th (512), ..., 32nd (4096), the table
+     * halved each time: blocks 0, 32, ..., 5984 stay. */
+    seek_trace(dir, 6000, false, false);
+    SimError err;
+    TraceScan *s = trace_scan_counts(dir, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        return;
+    }
+    const TraceKernel *k = trace_scan_kernel(s, 0);
+    CHECK(k->in_order);
+    CHECK_EQ_U64(k->seek_every, 32);
+    CHECK_EQ_U64(k->nseeks, 188);
+    uint64_t ctas[] = {0, 1, 33, 255, 4095, 4096, 5990, 5999, 100000};
+    for (size_t i = 0; i < sizeof ctas / sizeof ctas[0]; i++) {
+        AtsMark at;
+        CHECK(trace_scan_seek(s, 0, ctas[i], &at));
+        AtsKernelInfo info;
+        AtsReader *r = ats_reader_open(k->path, &info, &err);
+        CHECK(r != NULL);
+        uint32_t xyz[3];
+        bool got = false;
+        CHECK(ats_reader_seek(r, &at, &err));
+        CHECK(ats_reader_peek(r, xyz, &got, &err) && got);
+        uint64_t want = (ctas[i] > 5999 ? 5999 : ctas[i]) / 32 * 32;
+        CHECK_EQ_U64(xyz[0], want);
+        /* the block's own place: 7 header lines, then per block j before it its
+         * 1 + j % 3 blank lines and 6 lines */
+        uint64_t line = 7;
+        for (uint64_t j = 0; j < want; j++) {
+            line += 1 + j % 3 + 6;
+        }
+        line += 1 + want % 3 + 1;
+        AtsMark m;
+        CHECK(ats_reader_mark(r, &m));
+        CHECK_EQ_U64(m.line, line);
+        CHECK_EQ_U64(m.offset, at.offset);
+        /* the rest of the file reads on from there */
+        uint64_t blocks = 0;
+        const AtsCta *c;
+        while (ats_reader_view(r, &c, &got, &err) && got) {
+            CHECK_EQ_U64(c->x, want + blocks);
+            blocks++;
+        }
+        CHECK_EQ_U64(blocks, 6000 - want);
+        ats_reader_close(r);
+    }
+    trace_scan_free(s);
+    /* out of index order, or compressed: no seek */
+    for (int gz = 0; gz < 2; gz++) {
+        seek_trace(dir, 40, !gz, gz);
+        s = trace_scan_counts(dir, &err);
+        CHECK(s != NULL);
+        if (s) {
+            AtsMark at;
+            CHECK(trace_scan_kernel(s, 0)->in_order == (gz == 1));
+            CHECK_EQ_U64(trace_scan_kernel(s, 0)->nseeks, gz ? 0 : 40);
+            CHECK(!trace_scan_seek(s, 0, 30, &at));
+            trace_scan_free(s);
+        }
+    }
+    seek_clean(dir);
+}
+
 int main(void)
 {
     RUN(test_counts);
@@ -281,5 +397,6 @@ int main(void)
     RUN(test_threads);
     RUN(test_malformed);
     RUN(test_index_growth);
+    RUN(test_seek);
     return harness_report();
 }
