@@ -32,9 +32,6 @@ typedef struct SmSlot {
     uint64_t bar_release; /* the warp may not issue before this cycle */
     uint64_t fence_ready; /* a fence may not issue before this cycle */
     bool at_bar, done;
-    /* the first cycle the next instruction may issue (sched_wake), the memory pipe
-     * aside; UINT64_MAX for a free slot or a warp waiting for an event */
-    uint64_t wake;
     uint64_t ready[SM_REGS];
 } SmSlot;
 
@@ -57,7 +54,14 @@ typedef struct SmSchedUnit {
 struct SmSched {
     SmSchedConfig cfg;
     SmSlot *slots;
-    SmCtaRec *ctas; /* max_warps records: a CTA has at least one warp */
+    /* wake[slot]: the first cycle the slot's next instruction may issue (sched_wake),
+     * the memory pipe aside; UINT64_MAX for a free slot or a warp waiting for an
+     * event. One array apart from the slots (2 KiB each), so that a scheduler's walk
+     * over its warps reads a cache line or two rather than one line per warp. */
+    uint64_t *wake;
+    const AtsInst **next; /* next[slot]: its next instruction, while wake[slot] is not
+                             UINT64_MAX (set with it) */
+    SmCtaRec *ctas;       /* max_warps records: a CTA has at least one warp */
     SmSchedUnit *units;
     uint32_t free_slots;
     uint32_t *done; /* finished CTA tags not taken yet: done[done_head..done_end) */
@@ -116,8 +120,10 @@ SmSched *sm_sched_new(const SmSchedConfig *cfg, SimError *err)
     SmSched *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
     s->slots = xcalloc(cfg->max_warps, sizeof *s->slots);
+    s->wake = xcalloc(cfg->max_warps, sizeof *s->wake);
+    s->next = xcalloc(cfg->max_warps, sizeof *s->next);
     for (uint32_t i = 0; i < cfg->max_warps; i++) {
-        s->slots[i].wake = UINT64_MAX;
+        s->wake[i] = UINT64_MAX;
     }
     s->ctas = xcalloc(cfg->max_warps, sizeof *s->ctas);
     s->units = xcalloc(cfg->schedulers, sizeof *s->units);
@@ -141,6 +147,8 @@ void sm_sched_free(SmSched *s)
     free(s->units);
     free(s->done);
     free(s->ctas);
+    free(s->wake);
+    free(s->next);
     free(s->slots);
     free(s);
 }
@@ -150,21 +158,28 @@ uint32_t sm_sched_free_slots(const SmSched *s)
     return s->free_slots;
 }
 
-/* Recomputes w->wake: the latest of the cycles its next instruction waits for (the
- * barrier's release, its registers, a fence's last load answer), UINT64_MAX while it
- * waits for an event (a free slot, an ended warp, the barrier, a load, a fence's
- * loads). */
-static void sched_wake(SmSlot *w)
+/* Recomputes the wake of slot w: the latest of the cycles its next instruction waits
+ * for (the barrier's release, its registers, a fence's last load answer), UINT64_MAX
+ * while it waits for an event (a free slot, an ended warp, the barrier, a load, a
+ * fence's loads). The instruction after the next is fetched into the cache here: a
+ * warp's instructions are read in order, one per issue, from a stream of its own
+ * (an SM interleaves 64), so each would otherwise miss. */
+static void sched_wake(SmSched *s, SmSlot *w)
 {
+    uint64_t *wake = &s->wake[w - s->slots];
     if (!w->warp || w->done || w->at_bar) {
-        w->wake = UINT64_MAX;
+        *wake = UINT64_MAX;
         return;
     }
     const AtsInst *in = &w->warp->inst[w->pc];
+    s->next[w - s->slots] = in;
+    if (w->pc + 1 < w->warp->ninst) {
+        __builtin_prefetch(in + 1);
+    }
     uint64_t t = w->bar_release;
     if (in->cls == ATS_MEMBAR) {
         if (w->loads != 0) {
-            w->wake = UINT64_MAX;
+            *wake = UINT64_MAX;
             return;
         }
         t = w->fence_ready > t ? w->fence_ready : t;
@@ -175,7 +190,7 @@ static void sched_wake(SmSlot *w)
     for (uint8_t k = 0; k < in->ndst; k++) {
         t = w->ready[in->dst[k]] > t ? w->ready[in->dst[k]] : t;
     }
-    w->wake = t;
+    *wake = t;
 }
 
 /* Frees the CTA's slots and queues its tag once its warps ended and loads are in. */
@@ -192,7 +207,7 @@ static void sched_check_cta_done(SmSched *s, uint32_t ci)
             continue;
         }
         w->warp = NULL;
-        w->wake = UINT64_MAX;
+        s->wake[slot] = UINT64_MAX;
         s->free_slots++;
         SmSchedUnit *u = &s->units[slot % S];
         uint32_t n = 0;
@@ -233,7 +248,7 @@ static void sched_check_barrier(SmSched *s, uint32_t ci, uint64_t cycle)
         if (w->warp && w->cta == ci && w->at_bar) {
             w->at_bar = false;
             w->bar_release = cycle + 1;
-            sched_wake(w);
+            sched_wake(s, w);
         }
     }
     c->at_bar = 0;
@@ -242,7 +257,7 @@ static void sched_check_barrier(SmSched *s, uint32_t ci, uint64_t cycle)
 static void sched_warp_ended(SmSched *s, SmSlot *w, uint64_t cycle)
 {
     w->done = true;
-    w->wake = UINT64_MAX;
+    s->wake[w - s->slots] = UINT64_MAX;
     s->ctas[w->cta].live--;
     sched_check_barrier(s, w->cta, cycle);
     sched_check_cta_done(s, w->cta);
@@ -266,7 +281,7 @@ bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
         SmSlot *w = &s->slots[slot];
         *w = (SmSlot){.warp = &c->warps[k], .cta = ci, .warp_idx = (uint32_t)k};
         if (c->warps[k].ninst > 0) {
-            sched_wake(w);
+            sched_wake(s, w);
         }
         s->free_slots--;
         SmSchedUnit *u = &s->units[slot % s->cfg.schedulers];
@@ -287,19 +302,13 @@ static bool sched_uses_pipe(AtsClass cls)
     return k == SM_ISSUE_LOAD || k == SM_ISSUE_POSTED || k == SM_ISSUE_MEMBAR;
 }
 
-/* Ready apart from the memory pipe. */
-static bool sched_ready(const SmSlot *w, uint64_t cycle)
-{
-    return w->wake <= cycle;
-}
-
+/* Ready, the memory pipe asked last. */
 static bool sched_try(SmSched *s, uint32_t slot, uint64_t cycle)
 {
-    const SmSlot *w = &s->slots[slot];
-    if (!sched_ready(w, cycle)) {
+    if (s->wake[slot] > cycle) {
         return false;
     }
-    const AtsInst *in = &w->warp->inst[w->pc];
+    const AtsInst *in = s->next[slot];
     if (s->cfg.mem_accept && sched_uses_pipe(in->cls)) {
         return s->cfg.mem_accept(s->cfg.mem_ctx, slot, in);
     }
@@ -341,7 +350,7 @@ static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
         s->ctas[w->cta].at_bar++;
         sched_check_barrier(s, w->cta, cycle);
     }
-    sched_wake(w);
+    sched_wake(s, w);
 }
 
 /* The slot scheduler u issues from this cycle, or -1. */
@@ -400,7 +409,7 @@ void sm_sched_load_done(SmSched *s, uint32_t slot, size_t inst, uint64_t cycle)
     }
     w->loads--;
     w->fence_ready = cycle + 1;
-    sched_wake(w);
+    sched_wake(s, w);
     s->ctas[w->cta].loads--;
     sched_check_cta_done(s, w->cta);
 }
@@ -421,15 +430,15 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
 {
     uint64_t best = UINT64_MAX;
     for (uint32_t slot = 0; slot < s->cfg.max_warps; slot++) {
-        const SmSlot *w = &s->slots[slot];
-        if (w->wake >= best) {
+        uint64_t wake = s->wake[slot];
+        if (wake >= best) {
             continue;
         }
-        const AtsInst *in = &w->warp->inst[w->pc];
+        const AtsInst *in = s->next[slot];
         if (waits && sched_uses_pipe(in->cls) && waits(ctx, slot, in)) {
             continue;
         }
-        uint64_t t = w->wake > from ? w->wake : from;
+        uint64_t t = wake > from ? wake : from;
         if (t < best) {
             best = t;
             if (best == from) {
