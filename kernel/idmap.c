@@ -68,14 +68,26 @@ static IdMapSlot *idmap_lookup(const IdMap *m, uint64_t key)
     return NULL;
 }
 
+/* One walk finds key or the free slot where it would go (linear probing puts a key
+ * before the first free slot of its run); the table grows, and the key is placed
+ * again, only when the insert would pass half load. */
 bool idmap_insert(IdMap *m, uint64_t key, uint64_t value)
 {
-    if (idmap_lookup(m, key)) {
-        return false;
+    if (m->cap > 0) {
+        size_t i = idmap_home(key, m->cap);
+        while (m->slots[i].used) {
+            if (m->slots[i].key == key) {
+                return false;
+            }
+            i = (i + 1) & (m->cap - 1);
+        }
+        if (2 * (m->count + 1) <= m->cap) {
+            m->slots[i] = (IdMapSlot){.key = key, .value = value, .used = true};
+            m->count++;
+            return true;
+        }
     }
-    if (2 * (m->count + 1) > m->cap) {
-        idmap_grow(m);
-    }
+    idmap_grow(m);
     idmap_place(m->slots, m->cap, key, value);
     m->count++;
     return true;
