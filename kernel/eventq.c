@@ -36,14 +36,19 @@ static void *eventq_slab(EventQueue *q, size_t n, size_t size)
     return p;
 }
 
-static EventBucket *bucket_alloc(EventQueue *q, SimTime t)
+static __attribute__((noinline)) void buckets_refill(EventQueue *q)
+{
+    EventBucket *slab = eventq_slab(q, BUCKET_SLAB, sizeof *slab);
+    for (size_t k = 0; k < BUCKET_SLAB; k++) {
+        slab[k].next = q->free_buckets;
+        q->free_buckets = &slab[k];
+    }
+}
+
+static inline EventBucket *bucket_alloc(EventQueue *q, SimTime t)
 {
     if (!q->free_buckets) {
-        EventBucket *slab = eventq_slab(q, BUCKET_SLAB, sizeof *slab);
-        for (size_t k = 0; k < BUCKET_SLAB; k++) {
-            slab[k].next = q->free_buckets;
-            q->free_buckets = &slab[k];
-        }
+        buckets_refill(q);
     }
     EventBucket *b = q->free_buckets;
     q->free_buckets = b->next;
@@ -52,22 +57,11 @@ static EventBucket *bucket_alloc(EventQueue *q, SimTime t)
     return b;
 }
 
-/* The bucket of time t (inside the wheel), made and put in order if new; an empty
- * slot (the common case: a new time) takes the short way. */
+/* The bucket of time t (inside the wheel), made and put in order if new. */
 static inline EventBucket *wheel_bucket(EventQueue *q, SimTime t)
 {
     size_t i = (size_t)(t >> EVENTQ_SLOT_SHIFT) & SLOT_MASK;
     EventBucket **at = &q->slot[i];
-    if (!*at && q->free_buckets) {
-        EventBucket *b = q->free_buckets;
-        q->free_buckets = b->next;
-        b->time = t;
-        b->mask = 0;
-        b->next = NULL;
-        *at = b;
-        q->occupied[i / 64] |= (uint64_t)1 << (i % 64);
-        return b;
-    }
     while (*at && (*at)->time < t) {
         at = &(*at)->next;
     }
@@ -79,31 +73,6 @@ static inline EventBucket *wheel_bucket(EventQueue *q, SimTime t)
     *at = b;
     q->occupied[i / 64] |= (uint64_t)1 << (i % 64);
     return b;
-}
-
-/* Removes the first bucket of slot i (empty) and returns it to the pool. */
-static void wheel_drop_first(EventQueue *q, size_t i)
-{
-    EventBucket *b = q->slot[i];
-    q->slot[i] = b->next;
-    if (!q->slot[i]) {
-        q->occupied[i / 64] &= ~((uint64_t)1 << (i % 64));
-    }
-    if (q->last == b) {
-        q->last = NULL;
-    }
-    b->next = q->free_buckets;
-    q->free_buckets = b;
-}
-
-static void bucket_unlink_head(EventBucket *b, int prio)
-{
-    SimNode *n = b->head[prio];
-    b->head[prio] = n->next;
-    if (!b->head[prio]) {
-        b->tail[prio] = NULL;
-        b->mask &= ~(1u << prio);
-    }
 }
 
 /* Moves the far heap's nodes that the wheel now reaches into their buckets, in the
@@ -119,15 +88,8 @@ void eventq_take_far(EventQueue *q)
             eventq_release(q, n);
             continue;
         }
-        EventBucket *b = wheel_bucket(q, n->time);
         n->next = NULL;
-        if (b->mask & (1u << n->prio)) {
-            b->tail[n->prio]->next = n;
-        } else {
-            b->head[n->prio] = n;
-            b->mask |= 1u << n->prio;
-        }
-        b->tail[n->prio] = n;
+        eventq_append(wheel_bucket(q, n->time), n);
     }
 }
 
@@ -171,16 +133,8 @@ SimNode *eventq_push_slow(EventQueue *q, SimTime time, int prio, SimProc fn,
         q->last = wheel_bucket(q, time);
         return eventq_link(q, q->last, time, prio, fn, subject, obj);
     }
-    SimNode *n = q->free_nodes;
-    q->free_nodes = n->next;
-    *n = (SimNode){.time = time,
-                   .fn = fn,
-                   .subject = subject,
-                   .obj = obj,
-                   .gen = n->gen,
-                   .prio = (uint8_t)prio};
+    SimNode *n = eventq_node(q, time, prio, fn, subject, obj);
     event_heap_push(&q->far, n, time, prio);
-    q->pushed++;
     return n;
 }
 
@@ -203,13 +157,13 @@ SimNode *eventq_peek_slow(EventQueue *q)
         }
         EventBucket *b = q->slot[i];
         if (!b->mask) {
-            wheel_drop_first(q, i);
+            eventq_retire(q, b); /* emptied by runs or cancellations */
             continue;
         }
         int prio = __builtin_ctz(b->mask);
         SimNode *n = b->head[prio];
         if (n->cancelled) {
-            bucket_unlink_head(b, prio);
+            (void)eventq_unlink_head(b, (unsigned)prio);
             eventq_release(q, n);
             continue;
         }
@@ -222,7 +176,7 @@ SimNode *eventq_peek_slow(EventQueue *q)
 void eventq_pop(EventQueue *q, SimNode *n)
 {
     if (q->front) {
-        bucket_unlink_head(q->front, n->prio);
+        (void)eventq_unlink_head(q->front, n->prio);
     } else {
         event_heap_pop(&q->far);
     }

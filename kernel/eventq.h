@@ -87,9 +87,9 @@ void eventq_pop(EventQueue *q, SimNode *n);
  * their buckets. */
 void eventq_take_far(EventQueue *q);
 
-/* Appends a free node (the free list must not be empty) to b's FIFO for prio. */
-static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, int prio,
-                                   SimProc fn, void *subject, void *obj)
+/* Takes a node from the free list (which must not be empty) for a new event. */
+static inline SimNode *eventq_node(EventQueue *q, SimTime time, int prio, SimProc fn,
+                                   void *subject, void *obj)
 {
     SimNode *n = q->free_nodes;
     q->free_nodes = n->next;
@@ -100,6 +100,14 @@ static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, 
     n->next = NULL;
     n->prio = (uint8_t)prio;
     n->cancelled = false;
+    q->pushed++;
+    return n;
+}
+
+/* Appends n (its next NULL) to b's FIFO for its priority. */
+static inline void eventq_append(EventBucket *b, SimNode *n)
+{
+    unsigned prio = n->prio;
     if (b->mask & (1u << prio)) {
         b->tail[prio]->next = n;
     } else {
@@ -107,7 +115,14 @@ static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, 
         b->mask |= 1u << prio;
     }
     b->tail[prio] = n;
-    q->pushed++;
+}
+
+/* A new event at the end of b's FIFO for prio (the free list must not be empty). */
+static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, int prio,
+                                   SimProc fn, void *subject, void *obj)
+{
+    SimNode *n = eventq_node(q, time, prio, fn, subject, obj);
+    eventq_append(b, n);
     return n;
 }
 
@@ -156,8 +171,8 @@ static inline void eventq_enter(EventQueue *q, const EventBucket *b)
     }
 }
 
-/* b, entered and now run empty (still the first of its slot: nothing earlier can be
- * scheduled), goes back to the pool. */
+/* b, the first bucket of its slot and empty (run empty after eventq_enter: nothing
+ * earlier can be scheduled; or emptied by cancellations), goes back to the pool. */
 static inline void eventq_retire(EventQueue *q, EventBucket *b)
 {
     size_t i = (size_t)(b->time >> EVENTQ_SLOT_SHIFT) & (EVENTQ_SLOTS - 1);
@@ -170,6 +185,18 @@ static inline void eventq_retire(EventQueue *q, EventBucket *b)
     }
     b->next = q->free_buckets;
     q->free_buckets = b;
+}
+
+/* Takes the first node of b's FIFO for prio (not empty) out of it; returns it. */
+static inline SimNode *eventq_unlink_head(EventBucket *b, unsigned prio)
+{
+    SimNode *n = b->head[prio];
+    b->head[prio] = n->next;
+    if (!n->next) {
+        b->tail[prio] = NULL;
+        b->mask &= ~(1u << prio);
+    }
+    return n;
 }
 
 static inline void eventq_release(EventQueue *q, SimNode *n)

@@ -156,16 +156,8 @@ SimRunResult sim_run(Sim *sim, SimTime until)
         /* the whole bucket (its time) in one loop, new same-time nodes included */
         eventq_enter(q, b);
         sim->now = b->time;
-        unsigned mask;
-        while ((mask = b->mask) != 0) {
-            unsigned p = (unsigned)__builtin_ctz(mask);
-            SimNode *n = b->head[p];
-            SimNode *next = n->next;
-            b->head[p] = next;
-            if (!next) {
-                b->tail[p] = NULL;
-                b->mask = mask & ~(1u << p);
-            }
+        while (b->mask != 0) {
+            SimNode *n = eventq_unlink_head(b, (unsigned)__builtin_ctz(b->mask));
             SimProc fn = n->fn;
             void *subject = n->subject;
             void *obj = n->obj;

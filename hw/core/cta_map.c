@@ -58,9 +58,14 @@ bool cta_map_parse_policy(const char *name, CtaPolicy *policy, SimError *err)
                          name);
 }
 
+uint64_t cta_index(const uint32_t grid[3], uint32_t x, uint32_t y, uint32_t z)
+{
+    return x + (uint64_t)y * grid[0] + (uint64_t)z * grid[0] * grid[1];
+}
+
 uint64_t cta_map_index(const CtaMap *m, uint32_t x, uint32_t y, uint32_t z)
 {
-    return x + (uint64_t)y * m->grid[0] + (uint64_t)z * m->grid[0] * m->grid[1];
+    return cta_index(m->grid, x, y, z);
 }
 
 static bool is_column(const CtaMap *m)

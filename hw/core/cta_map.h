@@ -62,7 +62,9 @@ bool cta_map_init_ladm(CtaMap *m, CtaLadm ladm, uint64_t batch, const uint32_t g
 /* Parses "contiguous", "round_robin" or "ladm"; false (err names the word) otherwise. */
 bool cta_map_parse_policy(const char *name, CtaPolicy *policy, SimError *err);
 
-/* Index of CTA (x, y, z): x + y gx + z gx gy (coordinates inside the grid). */
+/* Index of CTA (x, y, z) of a grid: x + y gx + z gx gy (coordinates inside it). */
+uint64_t cta_index(const uint32_t grid[3], uint32_t x, uint32_t y, uint32_t z);
+/* cta_index in m's grid. */
 uint64_t cta_map_index(const CtaMap *m, uint32_t x, uint32_t y, uint32_t z);
 
 /* GPU of CTA index i (< total). */

@@ -20,6 +20,7 @@
 
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_read.h"
+#include "hw/core/cta_map.h"
 #include "hw/core/sm_coalesce.h"
 
 /* Distinct lines of one access of at most ATS_WIDTH_MAX bytes per lane: a lane touches
@@ -126,8 +127,7 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
 static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err)
 {
     TraceKernel *tk = c->tk;
-    const uint32_t *g = tk->info.grid;
-    uint64_t index = cta->x + (uint64_t)cta->y * g[0] + (uint64_t)cta->z * g[0] * g[1];
+    uint64_t index = cta_index(tk->info.grid, cta->x, cta->y, cta->z);
     tk->in_order = tk->in_order && (c->blocks == 0 || index > c->prev);
     c->prev = index;
     uint64_t pos = c->blocks++;
