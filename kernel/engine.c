@@ -209,7 +209,7 @@ SimTime engine_next_time(const Engine *e)
     return next;
 }
 
-static double engine_clock(void)
+double engine_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -290,9 +290,9 @@ void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
     SimRunResult r = sim_run(e->sim[p], end - 1);
     SimTime next = sim_next_time(e->sim[p]);
     next = side->earliest < next ? side->earliest : next;
-    e->pub[(k & 1u) * e->n + p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch,
-                                              side->earliest != SIM_TIME_MAX,
-                                              sim_events_executed(e->sim[p]) - before};
+    engine_pub(e, k)[p] = (EnginePub){next, r == SIM_RUN_STOPPED || *e->watch,
+                                      side->earliest != SIM_TIME_MAX,
+                                      sim_events_executed(e->sim[p]) - before};
 }
 
 /* Fills order with 0..n-1 by last[p].work, most first, ties by index (n is small:
@@ -340,8 +340,8 @@ static bool engine_claim(EngineRun *run, uint32_t p, unsigned k)
 /* Partition p's work for window k (see the header comment). */
 static void engine_part(Engine *e, uint32_t p, unsigned k, SimTime end)
 {
-    const EnginePub *last = &e->pub[((k - 1) & 1u) * e->n];
-    const EnginePub *older = &e->pub[(k & 1u) * e->n];
+    const EnginePub *last = engine_pub(e, k - 1);
+    const EnginePub *older = engine_pub(e, k);
     if (k > 0) {
         engine_deliver(e, p, k - 1, last);
     }
@@ -378,7 +378,7 @@ static void *engine_thread(void *arg)
         if (end > run->until) {
             end = run->until + 1;
         }
-        const EnginePub *last = k > 0 ? &e->pub[((k - 1) & 1u) * e->n] : NULL;
+        const EnginePub *last = k > 0 ? engine_pub(e, k - 1) : NULL;
         if (last) {
             engine_order(th->order, e->n, last);
         }
@@ -403,7 +403,7 @@ static void *engine_thread(void *arg)
             th->times.wait_s += t - before;
         }
         th->times.windows++;
-        const EnginePub *pub = &e->pub[(k & 1u) * e->n];
+        const EnginePub *pub = engine_pub(e, k);
         bool stop = false;
         w = SIM_TIME_MAX;
         for (uint32_t p = 0; p < e->n; p++) {
@@ -487,7 +487,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     }
     unsigned windows = th[0].times.windows;
     for (uint32_t d = 0; windows > 0 && d < e->n; d++) {
-        engine_deliver(e, d, windows - 1, &e->pub[((windows - 1) & 1u) * e->n]);
+        engine_deliver(e, d, windows - 1, engine_pub(e, windows - 1));
     }
     engine_empty(e);
     engine_reports(e);

@@ -33,6 +33,15 @@ struct Engine {
     bool far_ran;
 };
 
+/* The values the partitions published for window k (n of them). */
+static inline EnginePub *engine_pub(const Engine *e, unsigned k)
+{
+    return &e->pub[(k & 1u) * e->n];
+}
+
+/* Seconds of the monotonic clock (the engines' work and wait times). */
+double engine_clock(void);
+
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
 void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end);
 /* Single-threaded, between runs: delivers what was sent outside a window (by the

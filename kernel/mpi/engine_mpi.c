@@ -27,7 +27,6 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernel/block.h"
 #include "kernel/engine_priv.h"
@@ -192,13 +191,6 @@ int engine_mpi_max(const EngineMpi *m, int v)
     int all;
     MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return all;
-}
-
-static double mpi_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static bool mpi_local(const EngineMpi *m, uint32_t p)
@@ -373,7 +365,7 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
     SimTime w = engine_next_time(e);
     int stop = *e->watch != 0;
     mpi_reduce(&w, &stop);
-    double t = mpi_clock(), work = 0, wait = 0;
+    double t = engine_clock(), work = 0, wait = 0;
     uint64_t windows = 0;
     bool ok = true;
     *result = SIM_RUN_STOPPED;
@@ -387,14 +379,14 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
         w = SIM_TIME_MAX;
         for (uint32_t p = (uint32_t)m->rank; p < e->n; p += (uint32_t)m->ranks) {
             engine_window(e, p, k, end);
-            const EnginePub *pub = &e->pub[(k & 1u) * e->n + p];
+            const EnginePub *pub = &engine_pub(e, k)[p];
             w = pub->next < w ? pub->next : w;
             stop = stop || pub->stop;
         }
-        double before = mpi_clock();
+        double before = engine_clock();
         work += before - t;
         mpi_exchange(m, k, &w, &stop);
-        t = mpi_clock();
+        t = engine_clock();
         wait += t - before;
         windows++;
         ok = mpi_deliver(m, k, err);
@@ -403,7 +395,7 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
     e->far_next = w;
     e->far_ran = true;
     mpi_share_progress(m);
-    work += mpi_clock() - t;
+    work += engine_clock() - t;
     if (times) {
         times->work_s += work;
         times->wait_s += wait;
