@@ -145,13 +145,13 @@ static void disp_close(Disp *d)
     d->eof = true;
 }
 
-/* With the run's scan held, starts reading the kernel file at the scan's seek point
- * before the GPU's first CTA (trace_scan_seek): the blocks before it are all of lower
- * index, so none is the GPU's, and they are not read at all. */
-static void disp_seek(Disp *d)
+/* Starts reading the kernel file (the run holds the scan of the trace folder dir) at
+ * the scan's seek point before the GPU's first CTA (trace_scan_seek): the blocks
+ * before it are all of lower index, so none is the GPU's, and they are not read at
+ * all. */
+static void disp_seek(Disp *d, const char *dir)
 {
-    const char *dir = d->base.plat->trace;
-    if (!d->rd || d->want == 0 || !dir || !trace_scan_held(dir)) {
+    if (!d->rd || d->want == 0) {
         return;
     }
     SimError err;
@@ -356,7 +356,9 @@ static void disp_start(Disp *d, Txn *t)
     d->inflight = d->ran = d->insts = 0;
     (*d->kernels)++;
     d->rd = ats_reader_open(kn->path, &d->info, &err);
-    if (d->rd && d->base.plat->trace && trace_scan_held(d->base.plat->trace)) {
+    const char *dir = d->base.plat->trace;
+    bool scanned = d->rd && dir && trace_scan_held(dir);
+    if (scanned) {
         ats_reader_trust(d->rd);
     }
     if (!d->rd) {
@@ -366,7 +368,9 @@ static void disp_start(Disp *d, Txn *t)
     }
     if (disp_map(d, &err)) {
         d->want = cta_map_count(&d->map, (uint32_t)d->base.gpu);
-        disp_seek(d);
+        if (scanned) {
+            disp_seek(d, dir);
+        }
     } else {
         disp_trace_error(d, err.msg);
         disp_close(d);
