@@ -127,7 +127,7 @@ static bool topology_chiplet_packages(TopologyGen *g, const ChipletShape *s,
 
 static bool topology_chiplet_instances(TopologyGen *g, SimError *err)
 {
-    ChipletShape s;
+    ChipletShape s = {0};
     if (!topology_chiplet_shape(g, &s, err) || !topology_chiplet_packages(g, &s, err)) {
         return false;
     }
@@ -177,7 +177,7 @@ static bool topology_chiplet_link(TopologyGen *g, const ChipletShape *s, uint32_
 
 static bool topology_chiplet_wires(TopologyGen *g, SimError *err)
 {
-    ChipletShape s;
+    ChipletShape s = {0};
     if (!topology_chiplet_shape(g, &s, err)) {
         return false;
     }

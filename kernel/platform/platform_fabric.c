@@ -74,7 +74,8 @@ static const char *platform_fabric_computed_in(const Registry *r, const json_t *
     for (size_t i = 0; i < ntopo; i++) {
         for (size_t k = 0; topo[i]->computed && topo[i]->computed[k]; k++) {
             const char *c = topo[i]->computed[k];
-            if (params ? json_object_get(params, c) != NULL : strcmp(c, param) == 0) {
+            if (params ? json_object_get(params, c) != NULL
+                       : param && strcmp(c, param) == 0) {
                 return c;
             }
         }
