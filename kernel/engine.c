@@ -14,6 +14,9 @@
  *   barrier k + 1, when every reader is done with it.
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
+ *   With one thread they move instead (the copy was 9 % of a memory-bound trace run,
+ *   docs/performance.md); a moved transaction returns to its sender's pool, and the
+ *   pools are freed together (engine_free), after the platform's blocks.
  * - Barrier: spin for up to each thread's budget (at most ENGINE_SPIN_NS, adapting
  *   to how waits end; kernel/spin_barrier.h), then sleep, or sleep at once with more
  *   threads than online cores; the figures behind the choice are in
@@ -224,9 +227,9 @@ static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *p
         if (!pub[s].sent) {
             continue;
         }
-        const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
+        OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
         for (size_t i = 0; i < b->n; i++) {
-            port_cut_deliver(e->sim[d], &b->m[i]);
+            port_cut_deliver(e->sim[d], &b->m[i], e->move);
         }
     }
 }
@@ -272,9 +275,9 @@ void engine_flush(Engine *e)
 {
     for (uint32_t d = 0; d < e->n; d++) {
         for (uint32_t s = 0; s < e->n; s++) {
-            const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
+            OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
             for (size_t i = 0; i < b->n; i++) {
-                port_cut_deliver(e->sim[d], &b->m[i]);
+                port_cut_deliver(e->sim[d], &b->m[i], true);
             }
         }
     }
@@ -433,6 +436,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                      .threads = threads < 1      ? 1
                                 : threads > e->n ? e->n
                                                  : threads};
+    e->move = run.threads == 1;
     EngineThread *th = xcalloc(run.threads, sizeof *th);
     run.claimed = xcalloc(e->n, sizeof *run.claimed);
     for (uint32_t p = 0; p < e->n; p++) {

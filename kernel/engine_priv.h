@@ -22,6 +22,10 @@ struct Engine {
     EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
+    /* One thread runs every partition of this process (engine_run with 1 thread, or
+     * an MPI rank): cut wires move transactions instead of copying them
+     * (port_cut_deliver). */
+    bool move;
     /* MPI ranks: partition p runs on rank p % ranks (1 rank: every partition here).
      * With far_now set, the time and events of the partitions of other ranks are
      * far_now[p] and far_events[p] (owned, n each), and once far_ran, the earliest

@@ -109,11 +109,14 @@ static void port_credit(void *subject, void *obj)
     }
 }
 
-void port_cut_deliver(Sim *sim, const OutboxMsg *m)
+void port_cut_deliver(Sim *sim, OutboxMsg *m, bool move)
 {
     if (m->t) {
-        sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst,
-                        txn_copy(sim, m->t));
+        Txn *t = move && m->t->refs == 1 ? m->t : txn_copy(sim, m->t);
+        if (t == m->t) {
+            m->t = NULL;
+        }
+        sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst, t);
     } else {
         sim_schedule_at(sim, m->at, SIM_PRIO_NOTIFY, port_credit, m->dst, NULL);
     }

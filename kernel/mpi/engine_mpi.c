@@ -19,7 +19,8 @@
  *   block's ports in order), the same on every rank, which built the same platform;
  *   a sorted table of port addresses gives a port's index.
  * - A received transaction is decoded into the receiving partition's pool and
- *   delivered through port_cut_deliver, as a local one: the receiver's copy.
+ *   delivered through port_cut_deliver, which moves it; one thread runs a rank, so a
+ *   transaction from a partition of the same rank moves too (no copy).
  * - With a single rank's buffers sent at each window end, a window's outboxes are
  *   released right after the exchange (no double buffering is needed). */
 #include "engine_mpi.h"
@@ -296,7 +297,7 @@ static bool mpi_deliver_remote(EngineMpi *m, uint32_t s, uint32_t d, SimError *e
         if (kind && !(msg.t = txn_wire_get(&in, sim, m->decls, err))) {
             return false;
         }
-        port_cut_deliver(sim, &msg);
+        port_cut_deliver(sim, &msg, true);
         if (msg.t) {
             txn_unref(msg.t);
         }
@@ -318,9 +319,9 @@ static bool mpi_deliver(EngineMpi *m, unsigned k, SimError *err)
                 }
                 continue;
             }
-            const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
+            OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
             for (size_t i = 0; i < b->n; i++) {
-                port_cut_deliver(e->sim[d], &b->m[i]);
+                port_cut_deliver(e->sim[d], &b->m[i], true);
             }
         }
     }

@@ -2,7 +2,9 @@
  * credit return (the sender owns its credits; a slot comes back `latency` after the
  * receiver takes), transaction ids per partition, the order of cross arrivals at one
  * time (by sending partition, then send order), windows that skip idle time, the
- * same results on 1 and 2 threads, --until semantics and sim_stop in one partition.
+ * same results on 1 and 2 threads, --until semantics and sim_stop in one partition,
+ * and transactions that move across a cut wire on one thread (copied on two, or
+ * when the sender keeps a reference).
  * Expected values are derived by hand in the comments. */
 #include <stdlib.h>
 
@@ -20,6 +22,9 @@ typedef struct Sender {
     int next, total;
     SimTime start; /* first send */
     bool stop_after_first;
+    bool keep_first; /* keeps a reference to the first transaction in `kept` */
+    Txn *kept;
+    const Txn *sent[64]; /* each transaction sent, by send order */
 } Sender;
 
 typedef struct Receiver {
@@ -28,6 +33,7 @@ typedef struct Receiver {
     SimTime take_every;
     uint64_t ids[64];
     SimTime at[64];
+    const Txn *got[64]; /* the transaction taken, by take order */
     int n;
     bool taking;
 } Receiver;
@@ -37,10 +43,14 @@ static void sender_push(Sender *s)
     while (s->next < s->total) {
         if (!s->held) {
             s->held = txn_new(s->b.sim, TXN_WRITE, (uint64_t)s->next * 4, 4);
+            if (s->keep_first && s->next == 0) {
+                s->kept = txn_ref(s->held);
+            }
         }
         if (!port_send(&s->port, s->held)) {
             return;
         }
+        s->sent[s->next] = s->held;
         s->held = NULL;
         s->next++;
         if (s->stop_after_first) {
@@ -84,6 +94,7 @@ static void receiver_take(void *subject, void *obj)
     Txn *t = port_take(p);
     r->ids[r->n] = t->id;
     r->at[r->n] = sim_now(r->b.sim);
+    r->got[r->n] = t;
     r->n++;
     txn_unref(t);
     r->taking = false;
@@ -101,6 +112,7 @@ static void receiver_on_recv(Block *b, Port *p)
     Txn *t = port_take(p);
     r->ids[r->n] = t->id;
     r->at[r->n] = sim_now(r->b.sim);
+    r->got[r->n] = t;
     r->n++;
     txn_unref(t);
 }
@@ -221,6 +233,46 @@ static void test_cross_order_2(void)
     test_cross_order(2);
 }
 
+/* Three transactions over a cut wire, the sender keeping a reference to the first.
+ * On one thread the second and third arrive as the very transactions sent (moved:
+ * they return to the sender's pool, so the receiver's pool never allocates) and the
+ * first, still the sender's, as a copy; on two threads all three are copies made in
+ * the receiver's pool. Ids and fields are the same either way. */
+static void test_cut_move(unsigned threads)
+{
+    Engine *e = engine_new(2);
+    Sender s = {.total = 3, .keep_first = true};
+    Receiver r = {0};
+    sender_init(&s, engine_sim(e, 0), "s.out");
+    receiver_init(&r, engine_sim(e, 1), 4);
+    CHECK(port_connect(&s.port, &r.port[0], 100, NULL));
+    engine_cut(e, &s.port, 0, &r.port[0], 1);
+    SimRunResult res;
+    CHECK(engine_run(e, SIM_TIME_MAX, threads, NULL, &res, NULL));
+    CHECK_EQ_U64(r.n, 3);
+    for (int i = 0; i < 3 && i < r.n; i++) {
+        CHECK_EQ_U64(r.ids[i], (uint64_t)i + 1);
+        CHECK((r.got[i] == s.sent[i]) == (threads == 1 && i > 0));
+    }
+    CHECK(s.kept != NULL && s.kept->refs == 1 && s.kept->id == 1);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 0))), 1);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 1))), 0);
+    txn_unref(s.kept);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 0))), 0);
+    teardown(&s, &r);
+    engine_free(e);
+}
+
+static void test_cut_move_1(void)
+{
+    test_cut_move(1);
+}
+
+static void test_cut_move_2(void)
+{
+    test_cut_move(2);
+}
+
 /* Idle time is skipped: a sender starting at 1 ms over a 10 ps wire takes 3 windows
  * of 10 ps ([1 ms, +10) sends; [+10, +20) receives and takes; [+20, +30) the credit
  * is back), not 10^8. --until 1 ms + 9 runs the send but not the arrival (the
@@ -286,6 +338,8 @@ int main(void)
     RUN(test_cut_credits_2);
     RUN(test_cross_order_1);
     RUN(test_cross_order_2);
+    RUN(test_cut_move_1);
+    RUN(test_cut_move_2);
     RUN(test_windows_until);
     RUN(test_stop);
     return harness_report();
