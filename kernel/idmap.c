@@ -1,6 +1,7 @@
 /* Id map (see idmap.h): linear probing, grown at half load, deletion by backward
- * shift (no tombstones, so a long run never degrades the table). Slots are hashed
- * with bits_mix64, the fixed 64-bit mixer of bits.h. */
+ * shift (no tombstones, so a long run never degrades the table). Keys are hashed
+ * with bits_mix64, the fixed 64-bit mixer of bits.h, or, in an ordered map, taken
+ * as they are. */
 #include "kernel/idmap.h"
 
 #include <stdlib.h>
@@ -12,25 +13,29 @@
 
 void idmap_init(IdMap *m)
 {
-    m->slots = NULL;
-    m->cap = 0;
-    m->count = 0;
+    *m = (IdMap){0};
+}
+
+void idmap_init_ordered(IdMap *m)
+{
+    *m = (IdMap){.ordered = true};
 }
 
 void idmap_destroy(IdMap *m)
 {
     free(m->slots);
-    idmap_init(m);
+    *m = (IdMap){.ordered = m->ordered};
 }
 
-static size_t idmap_home(uint64_t key, size_t cap)
+static size_t idmap_home(const IdMap *m, uint64_t key, size_t cap)
 {
-    return (size_t)(bits_mix64(key) & (cap - 1));
+    return (size_t)((m->ordered ? key : bits_mix64(key)) & (cap - 1));
 }
 
-static void idmap_place(IdMapSlot *slots, size_t cap, uint64_t key, uint64_t value)
+static void idmap_place(const IdMap *m, IdMapSlot *slots, size_t cap, uint64_t key,
+                        uint64_t value)
 {
-    size_t i = idmap_home(key, cap);
+    size_t i = idmap_home(m, key, cap);
     while (slots[i].used) {
         i = (i + 1) & (cap - 1);
     }
@@ -45,7 +50,7 @@ static void idmap_grow(IdMap *m)
     IdMapSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < m->cap; i++) {
         if (m->slots[i].used) {
-            idmap_place(slots, cap, m->slots[i].key, m->slots[i].value);
+            idmap_place(m, slots, cap, m->slots[i].key, m->slots[i].value);
         }
     }
     free(m->slots);
@@ -58,7 +63,7 @@ static IdMapSlot *idmap_lookup(const IdMap *m, uint64_t key)
     if (m->cap == 0) {
         return NULL;
     }
-    size_t i = idmap_home(key, m->cap);
+    size_t i = idmap_home(m, key, m->cap);
     while (m->slots[i].used) {
         if (m->slots[i].key == key) {
             return &m->slots[i];
@@ -74,7 +79,7 @@ static IdMapSlot *idmap_lookup(const IdMap *m, uint64_t key)
 bool idmap_insert(IdMap *m, uint64_t key, uint64_t value)
 {
     if (m->cap > 0) {
-        size_t i = idmap_home(key, m->cap);
+        size_t i = idmap_home(m, key, m->cap);
         while (m->slots[i].used) {
             if (m->slots[i].key == key) {
                 return false;
@@ -88,7 +93,7 @@ bool idmap_insert(IdMap *m, uint64_t key, uint64_t value)
         }
     }
     idmap_grow(m);
-    idmap_place(m->slots, m->cap, key, value);
+    idmap_place(m, m->slots, m->cap, key, value);
     m->count++;
     return true;
 }
@@ -122,7 +127,7 @@ bool idmap_remove(IdMap *m, uint64_t key, uint64_t *value)
         if (!m->slots[i].used) {
             break;
         }
-        size_t home = idmap_home(m->slots[i].key, m->cap);
+        size_t home = idmap_home(m, m->slots[i].key, m->cap);
         /* Move slot i into the hole unless its home lies cyclically in (hole, i]. */
         bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
         if (!stays) {

@@ -3,7 +3,13 @@
  * mask or a storage index (imst, decision, cu, the sparse memory store). Open
  * addressing keyed by the key's value, so behaviour never depends on pointer values;
  * iteration (idmap_next) visits slots in table order, which depends only on the
- * sequence of inserts and removes, never on the host. */
+ * sequence of inserts and removes, never on the host.
+ *
+ * A map of keys that grow in time, like transaction ids, is best made `ordered`
+ * (idmap_init_ordered): its keys sit at their own value modulo the table size, not
+ * at a mixed hash, so keys sent close together share cache lines (on a memory-bound
+ * trace run the sm's and rdma's id maps missed the cache on almost every insert:
+ * docs/performance.md). Keys that collide modulo the size only cost longer probes. */
 #ifndef MGTLM_IDMAP_H
 #define MGTLM_IDMAP_H
 
@@ -21,11 +27,14 @@ typedef struct IdMap {
     IdMapSlot *slots; /* owned */
     size_t cap;       /* power of two, 0 before the first insert */
     size_t count;
+    bool ordered; /* home slot = key mod cap (else a mix of the key) */
 } IdMap;
 
 /* An empty map needs no allocation: `IdMap m = {0};` or idmap_init. */
 void idmap_init(IdMap *m);
-/* Frees the table; the map is empty and reusable afterwards. */
+/* An empty ordered map (see above). */
+void idmap_init_ordered(IdMap *m);
+/* Frees the table; the map is empty (and as ordered as before) and reusable. */
 void idmap_destroy(IdMap *m);
 
 /* Inserts key -> value. False if key is already present (nothing changes). Aborts

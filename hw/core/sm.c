@@ -267,6 +267,9 @@ static bool sm_realize(Block *b, SimError *err)
     for (uint64_t i = 0; i < s->max_warps; i++) {
         s->xwait[i] = NULL;
     }
+    idmap_init_ordered(&s->reqs);
+    idmap_init_ordered(&s->checks);
+    idmap_init_ordered(&s->xlat_ids);
     egress_init(&s->memq, b, s->mem, &(EgressOpts){.external_wake = true});
     egress_init(&s->ctlq, b, s->ctl, NULL);
     sim_event_init(&s->tick, b->sim, SIM_PRIO_DEFAULT, sm_tick, s, NULL);

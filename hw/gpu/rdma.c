@@ -211,7 +211,7 @@ static bool rdma_realize(Block *b, SimError *err)
         sim_event_init(&r->lane[i].ev, b->sim, SIM_PRIO_DEFAULT, rdma_wake, &r->lane[i],
                        NULL);
     }
-    idmap_init(&r->pending);
+    idmap_init_ordered(&r->pending);
     return true;
 }
 

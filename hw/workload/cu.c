@@ -417,7 +417,7 @@ static bool cu_realize(Block *b, SimError *err)
     if (!c->shadow || !c->slots || !c->free_slots || !c->scratch) {
         return sim_error_set(err, "%s: out of memory", b->name);
     }
-    idmap_init(&c->ids);
+    idmap_init_ordered(&c->ids);
     sim_event_init(&c->ev, b->sim, SIM_PRIO_DEFAULT, cu_wake, c, NULL);
     if (c->barrier) {
         c->bar = block_port(b, "bar", 0);

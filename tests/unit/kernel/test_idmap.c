@@ -1,6 +1,8 @@
 /* Unit tests of the u64 map (kernel/idmap.c): basic use, growth across many
  * capacities, deletion (backward shift) against a plain array reference, and
- * iteration: every entry once, in an order fixed by the insert/remove sequence. */
+ * iteration: every entry once, in an order fixed by the insert/remove sequence; the
+ * same for ordered maps, whose keys sit at their value modulo the size (keys on a
+ * stride of 16 collide there, so probing and backward shift get long runs). */
 #include "kernel/idmap.h"
 
 #include <stdlib.h>
@@ -35,12 +37,20 @@ static void test_basic(void)
     idmap_destroy(&m);
 }
 
-static void test_random_against_reference(void)
+static void test_random_against_reference(bool ordered)
 {
     enum { KEYS = 3000 };
     static uint64_t ref[KEYS]; /* 0 = absent, else value + 1 */
+    const uint64_t stride = ordered ? 16 : 977;
+    for (int k = 0; k < KEYS; k++) {
+        ref[k] = 0;
+    }
     IdMap m;
-    idmap_init(&m);
+    if (ordered) {
+        idmap_init_ordered(&m);
+    } else {
+        idmap_init(&m);
+    }
     uint64_t r = 7;
     int bad = 0;
     for (int step = 0; step < 200000; step++) {
@@ -48,13 +58,13 @@ static void test_random_against_reference(void)
         uint64_t v;
         switch (test_next(&r) % 3) {
         case 0:
-            bad += idmap_insert(&m, k * 977, k + step) != (ref[k] == 0);
+            bad += idmap_insert(&m, k * stride, k + step) != (ref[k] == 0);
             if (ref[k] == 0) {
                 ref[k] = k + step + 1;
             }
             break;
         case 1:
-            if (idmap_remove(&m, k * 977, &v)) {
+            if (idmap_remove(&m, k * stride, &v)) {
                 bad += ref[k] != v + 1;
                 ref[k] = 0;
             } else {
@@ -62,7 +72,7 @@ static void test_random_against_reference(void)
             }
             break;
         default:
-            if (idmap_get(&m, k * 977, &v)) {
+            if (idmap_get(&m, k * stride, &v)) {
                 bad += ref[k] != v + 1;
             } else {
                 bad += ref[k] != 0;
@@ -77,6 +87,48 @@ static void test_random_against_reference(void)
     CHECK_EQ_U64(bad, 0);
     CHECK_EQ_U64(idmap_count(&m), live);
     idmap_destroy(&m);
+}
+
+static void test_random_mixed(void)
+{
+    test_random_against_reference(false);
+}
+
+static void test_random_ordered(void)
+{
+    test_random_against_reference(true);
+}
+
+/* Keys 1..100 of an ordered map sit in key order (table of 256 slots), and stay so
+ * after idmap_destroy and a refill; a mixed map's order is not the key order. */
+static void test_ordered_layout(void)
+{
+    IdMap m, mixed;
+    idmap_init_ordered(&m);
+    idmap_init(&mixed);
+    for (int round = 0; round < 2; round++) {
+        for (uint64_t k = 1; k <= 100; k++) {
+            CHECK(idmap_insert(&m, k, k * 3));
+            CHECK(round > 0 || idmap_insert(&mixed, k, k));
+        }
+        size_t pos = 0;
+        uint64_t key, value, want = 1;
+        while (idmap_next(&m, &pos, &key, &value)) {
+            CHECK_EQ_U64(key, want);
+            CHECK_EQ_U64(value, want * 3);
+            want++;
+        }
+        CHECK_EQ_U64(want, 101);
+        idmap_destroy(&m);
+    }
+    size_t pos = 0, in_order = 0;
+    uint64_t key, prev = 0;
+    while (idmap_next(&mixed, &pos, &key, NULL)) {
+        in_order += key > prev;
+        prev = key;
+    }
+    CHECK(in_order < 100);
+    idmap_destroy(&mixed);
 }
 
 static void test_growth(void)
@@ -162,7 +214,9 @@ static void test_iteration(void)
 int main(void)
 {
     RUN(test_basic);
-    RUN(test_random_against_reference);
+    RUN(test_random_mixed);
+    RUN(test_random_ordered);
+    RUN(test_ordered_layout);
     RUN(test_growth);
     RUN(test_iteration);
     return harness_report();
