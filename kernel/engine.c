@@ -14,9 +14,10 @@
  *   barrier k + 1, when every reader is done with it.
  * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
  *   its reference when it releases the outbox, so no pool is touched by two threads.
- *   With one thread they move instead (the copy was 9 % of a memory-bound trace run,
- *   docs/performance.md); a moved transaction returns to its sender's pool, and the
- *   pools are freed together (engine_free), after the platform's blocks.
+ *   A run on one thread moves them instead, in its windows and in the flush before
+ *   them (the copy was 9 % of a memory-bound trace run, docs/performance.md); a moved
+ *   transaction returns to its sender's pool, and the pools are freed together
+ *   (engine_free), after the platform's blocks.
  * - Barrier: spin for up to each thread's budget (at most ENGINE_SPIN_NS, adapting
  *   to how waits end; kernel/spin_barrier.h), then sleep, or sleep at once with more
  *   threads than online cores; the figures behind the choice are in
@@ -220,8 +221,10 @@ double engine_clock(void)
 }
 
 /* Schedules in partition d the messages sent to it in window k, in sending-partition
- * order (pub: the values published for window k). */
-static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
+ * order (pub: the values published for window k; move: one thread runs every
+ * partition, see port_cut_deliver). */
+static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub,
+                           bool move)
 {
     for (uint32_t s = 0; s < e->n; s++) {
         if (!pub[s].sent) {
@@ -229,7 +232,7 @@ static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *p
         }
         OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
         for (size_t i = 0; i < b->n; i++) {
-            port_cut_deliver(e->sim[d], &b->m[i], e->move);
+            port_cut_deliver(e->sim[d], &b->m[i], move);
         }
     }
 }
@@ -271,13 +274,13 @@ void engine_empty(Engine *e)
 
 /* Single-threaded, between runs: delivers what was sent outside a window (by the
  * blocks' reset) and empties every outbox. */
-void engine_flush(Engine *e)
+void engine_flush(Engine *e, bool move)
 {
     for (uint32_t d = 0; d < e->n; d++) {
         for (uint32_t s = 0; s < e->n; s++) {
             OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
             for (size_t i = 0; i < b->n; i++) {
-                port_cut_deliver(e->sim[d], &b->m[i], true);
+                port_cut_deliver(e->sim[d], &b->m[i], move);
             }
         }
     }
@@ -341,12 +344,12 @@ static bool engine_claim(EngineRun *run, uint32_t p, unsigned k)
 }
 
 /* Partition p's work for window k (see the header comment). */
-static void engine_part(Engine *e, uint32_t p, unsigned k, SimTime end)
+static void engine_part(Engine *e, uint32_t p, unsigned k, SimTime end, bool move)
 {
     const EnginePub *last = engine_pub(e, k - 1);
     const EnginePub *older = engine_pub(e, k);
     if (k > 0) {
-        engine_deliver(e, p, k - 1, last);
+        engine_deliver(e, p, k - 1, last, move);
     }
     for (uint32_t d = 0; k > 1 && older[p].sent && d < e->n; d++) {
         outbox_release(&e->box[(size_t)p * e->n + d], k - 2);
@@ -390,12 +393,12 @@ static void *engine_thread(void *arg)
         }
         for (uint32_t i = 0; i < th->nhome; i++) {
             if (engine_claim(run, th->home[i], k)) {
-                engine_part(e, th->home[i], k, end);
+                engine_part(e, th->home[i], k, end, run->threads == 1);
             }
         }
         for (uint32_t i = 0; i < e->n; i++) {
             if (engine_claim(run, th->order[i], k)) {
-                engine_part(e, th->order[i], k, end);
+                engine_part(e, th->order[i], k, end, run->threads == 1);
             }
         }
         if (run->threads > 1) {
@@ -429,14 +432,12 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
         *result = SIM_RUN_STOPPED;
         return true;
     }
-    engine_flush(e);
+    threads = threads < 1 ? 1 : threads > e->n ? e->n : threads;
+    engine_flush(e, threads == 1);
     EngineRun run = {.e = e,
                      .until = until > SIM_TIME_LIMIT ? SIM_TIME_LIMIT : until,
                      .start = engine_next_time(e),
-                     .threads = threads < 1      ? 1
-                                : threads > e->n ? e->n
-                                                 : threads};
-    e->move = run.threads == 1;
+                     .threads = threads};
     EngineThread *th = xcalloc(run.threads, sizeof *th);
     run.claimed = xcalloc(e->n, sizeof *run.claimed);
     for (uint32_t p = 0; p < e->n; p++) {
@@ -491,7 +492,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     }
     unsigned windows = th[0].times.windows;
     for (uint32_t d = 0; windows > 0 && d < e->n; d++) {
-        engine_deliver(e, d, windows - 1, engine_pub(e, windows - 1));
+        engine_deliver(e, d, windows - 1, engine_pub(e, windows - 1), run.threads == 1);
     }
     engine_empty(e);
     engine_reports(e);

@@ -22,10 +22,6 @@ struct Engine {
     EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
-    /* One thread runs every partition of this process (engine_run with 1 thread, or
-     * an MPI rank): cut wires move transactions instead of copying them
-     * (port_cut_deliver). */
-    bool move;
     /* MPI ranks: partition p runs on rank p % ranks (1 rank: every partition here).
      * With far_now set, the time and events of the partitions of other ranks are
      * far_now[p] and far_events[p] (owned, n each), and once far_ran, the earliest
@@ -49,8 +45,9 @@ double engine_clock(void);
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
 void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end);
 /* Single-threaded, between runs: delivers what was sent outside a window (by the
- * blocks' reset) and empties every outbox. */
-void engine_flush(Engine *e);
+ * blocks' reset) and empties every outbox. move: the run that follows runs every
+ * partition on one thread, so transactions may move (port_cut_deliver). */
+void engine_flush(Engine *e, bool move);
 /* Releases every outbox buffer and starts window 0 (single-threaded). */
 void engine_empty(Engine *e);
 

@@ -112,9 +112,11 @@ static void port_credit(void *subject, void *obj)
 void port_cut_deliver(Sim *sim, OutboxMsg *m, bool move)
 {
     if (m->t) {
-        Txn *t = move && m->t->refs == 1 ? m->t : txn_copy(sim, m->t);
-        if (t == m->t) {
+        Txn *t = m->t;
+        if (move && t->refs == 1) {
             m->t = NULL;
+        } else {
+            t = txn_copy(sim, t);
         }
         sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst, t);
     } else {

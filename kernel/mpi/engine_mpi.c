@@ -297,10 +297,7 @@ static bool mpi_deliver_remote(EngineMpi *m, uint32_t s, uint32_t d, SimError *e
         if (kind && !(msg.t = txn_wire_get(&in, sim, m->decls, err))) {
             return false;
         }
-        port_cut_deliver(sim, &msg, true);
-        if (msg.t) {
-            txn_unref(msg.t);
-        }
+        port_cut_deliver(sim, &msg, true); /* msg.t, just decoded, moves */
     }
     m->cursor[r] = in.pos;
     return true;
@@ -361,7 +358,7 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
                     SimError *err)
 {
     Engine *e = m->e;
-    engine_flush(e);
+    engine_flush(e, true);
     until = until > SIM_TIME_LIMIT ? SIM_TIME_LIMIT : until;
     SimTime w = engine_next_time(e);
     int stop = *e->watch != 0;

@@ -273,6 +273,39 @@ static void test_cut_move_2(void)
     test_cut_move(2);
 }
 
+/* A transaction sent outside a window (as a block's reset does) reaches the receiver
+ * through the flush before the run: moved on one thread, copied on two, where the
+ * receiver's thread must not release it into the sender's pool. */
+static void test_flush_move(void)
+{
+    static const BlockType plain_type = {.name = "test_plain", .size = sizeof(Block)};
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        Engine *e = engine_new(2);
+        Receiver r = {0};
+        Port out;
+        Block sb = {.type = &plain_type, .name = "s", .sim = engine_sim(e, 0)};
+        CHECK(port_init(&out, &sb, 0, "s.out", 4));
+        receiver_init(&r, engine_sim(e, 1), 4);
+        CHECK(port_connect(&out, &r.port[0], 100, NULL));
+        engine_cut(e, &out, 0, &r.port[0], 1);
+        Txn *t = txn_new(engine_sim(e, 0), TXN_WRITE, 0x40, 4);
+        uint64_t id = t->id;
+        CHECK(port_send(&out, t));
+        SimRunResult res;
+        CHECK(engine_run(e, SIM_TIME_MAX, threads, NULL, &res, NULL));
+        CHECK_EQ_U64(r.n, 1);
+        CHECK_EQ_U64(r.ids[0], id);
+        CHECK_EQ_U64(r.at[0], 100);
+        CHECK((r.got[0] == t) == (threads == 1));
+        CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 0))), 0);
+        CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 1))), 0);
+        port_destroy(&out);
+        port_destroy(&r.port[0]);
+        port_destroy(&r.port[1]);
+        engine_free(e);
+    }
+}
+
 /* Idle time is skipped: a sender starting at 1 ms over a 10 ps wire takes 3 windows
  * of 10 ps ([1 ms, +10) sends; [+10, +20) receives and takes; [+20, +30) the credit
  * is back), not 10^8. --until 1 ms + 9 runs the send but not the arrival (the
@@ -340,6 +373,7 @@ int main(void)
     RUN(test_cross_order_2);
     RUN(test_cut_move_1);
     RUN(test_cut_move_2);
+    RUN(test_flush_move);
     RUN(test_windows_until);
     RUN(test_stop);
     return harness_report();
