@@ -12,12 +12,14 @@
  *   barrier. Outboxes and published values are double-buffered by window parity: a
  *   buffer filled in window k is read after barrier k and released by its sender after
  *   barrier k + 1, when every reader is done with it.
- * - Transactions cross as copies made by the receiver (txn_copy) and the sender drops
- *   its reference when it releases the outbox, so no pool is touched by two threads.
- *   A run on one thread moves them instead, in its windows and in the flush before
- *   them (the copy was 9 % of a memory-bound trace run, docs/performance.md); a moved
- *   transaction returns to its sender's pool, and the pools are freed together
- *   (engine_free), after the platform's blocks.
+ * - Transactions cross by moving, not by copying (a copy was 9 % of a memory-bound
+ *   trace run on one thread and 15 to 20 % of the light baseline on two,
+ *   docs/performance.md): the outbox holds the only reference (port_send copies what
+ *   the sender keeps) and the receiver takes it over. A released transaction goes back
+ *   to its sender's pool: directly on one thread, through the pool's lock-free return
+ *   stack when another thread releases it (each claim tells txn_pool_claim which pool
+ *   its thread owns). The pools are freed together (engine_free), after the
+ *   platform's blocks.
  * - Barrier: spin for up to each thread's budget (at most ENGINE_SPIN_NS, adapting
  *   to how waits end; kernel/spin_barrier.h), then sleep, or sleep at once with more
  *   threads than online cores; the figures behind the choice are in
@@ -71,8 +73,10 @@ typedef struct EngineThread {
     uint32_t *order; /* n: partitions by last window's events, most first */
     uint32_t *home;  /* its home partitions, nhome of them (n allocated) */
     uint32_t nhome;
-    uint64_t *load; /* threads: what the dealing gave each thread so far */
-    long spin_ns;   /* its spin budget at the barrier */
+    uint64_t *weight;    /* n: each partition's weight in the order or the dealing */
+    uint32_t *thread_of; /* n: the thread each partition was dealt to */
+    uint64_t *load;      /* threads: scratch of the dealing */
+    long spin_ns;        /* its spin budget at the barrier */
     EngineTimes times;
     SimRunResult result;
     pthread_t th;
@@ -136,6 +140,7 @@ void engine_free(Engine *e)
     free(e->pub);
     free(e->far_now);
     free(e->far_events);
+    free(e->rank_of);
     free(e);
 }
 
@@ -181,7 +186,7 @@ SimTime engine_now(const Engine *e)
     SimTime now = 0;
     for (uint32_t p = 0; p < e->n; p++) {
         SimTime t =
-            e->far_now && p % e->ranks != e->rank ? e->far_now[p] : sim_now(e->sim[p]);
+            e->far_now && e->rank_of[p] != e->rank ? e->far_now[p] : sim_now(e->sim[p]);
         now = t > now ? t : now;
     }
     return now;
@@ -191,8 +196,8 @@ uint64_t engine_events(const Engine *e)
 {
     uint64_t n = 0;
     for (uint32_t p = 0; p < e->n; p++) {
-        n += e->far_now && p % e->ranks != e->rank ? e->far_events[p]
-                                                   : sim_events_executed(e->sim[p]);
+        n += e->far_now && e->rank_of[p] != e->rank ? e->far_events[p]
+                                                    : sim_events_executed(e->sim[p]);
     }
     return n;
 }
@@ -223,8 +228,7 @@ double engine_clock(void)
 /* Schedules in partition d the messages sent to it in window k, in sending-partition
  * order (pub: the values published for window k; move: one thread runs every
  * partition, see port_cut_deliver). */
-static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub,
-                           bool move)
+static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
 {
     for (uint32_t s = 0; s < e->n; s++) {
         if (!pub[s].sent) {
@@ -232,7 +236,7 @@ static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *p
         }
         OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
         for (size_t i = 0; i < b->n; i++) {
-            port_cut_deliver(e->sim[d], &b->m[i], move);
+            port_cut_deliver(e->sim[d], &b->m[i]);
         }
     }
 }
@@ -274,13 +278,13 @@ void engine_empty(Engine *e)
 
 /* Single-threaded, between runs: delivers what was sent outside a window (by the
  * blocks' reset) and empties every outbox. */
-void engine_flush(Engine *e, bool move)
+void engine_flush(Engine *e)
 {
     for (uint32_t d = 0; d < e->n; d++) {
         for (uint32_t s = 0; s < e->n; s++) {
             OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[e->side[s].cur];
             for (size_t i = 0; i < b->n; i++) {
-                port_cut_deliver(e->sim[d], &b->m[i], move);
+                port_cut_deliver(e->sim[d], &b->m[i]);
             }
         }
     }
@@ -301,37 +305,47 @@ void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end)
                                       sim_events_executed(e->sim[p]) - before};
 }
 
-/* Fills order with 0..n-1 by last[p].work, most first, ties by index (n is small:
- * insertion sort). */
-static void engine_order(uint32_t *order, uint32_t n, const EnginePub *last)
+void engine_order(uint32_t *order, uint32_t n, const uint64_t *weight)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = i;
-        for (; j > 0 && last[order[j - 1]].work < last[i].work; j--) {
+        for (; j > 0 && weight[order[j - 1]] < weight[i]; j--) {
             order[j] = order[j - 1];
         }
         order[j] = i;
     }
 }
 
-/* Deals the partitions of order to the threads, each to the one given the least work
- * so far (ties by thread), and keeps th's own in th->home. */
+void engine_deal(const uint32_t *order, uint32_t n, const uint64_t *weight, uint32_t bins,
+                 uint64_t *load, uint32_t *bin_of)
+{
+    for (uint32_t b = 0; b < bins; b++) {
+        load[b] = 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t best = 0;
+        for (uint32_t b = 1; b < bins; b++) {
+            best = load[b] < load[best] ? b : best;
+        }
+        load[best] += weight[order[i]];
+        bin_of[order[i]] = best;
+    }
+}
+
+/* Deals the partitions of th->order to the threads by the events they ran in the last
+ * window plus one (one each before the first window) and keeps th's own, in that
+ * order, in th->home. */
 static void engine_homes(EngineThread *th, uint32_t n, unsigned threads,
                          const EnginePub *last)
 {
-    for (unsigned t = 0; t < threads; t++) {
-        th->load[t] = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        th->weight[p] = last ? last[p].work + 1 : 1;
     }
+    engine_deal(th->order, n, th->weight, threads, th->load, th->thread_of);
     th->nhome = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = th->order[i];
-        unsigned best = 0;
-        for (unsigned t = 1; t < threads; t++) {
-            best = th->load[t] < th->load[best] ? t : best;
-        }
-        th->load[best] += last ? last[p].work + 1 : 1;
-        if (best == th->id) {
-            th->home[th->nhome++] = p;
+        if (th->thread_of[th->order[i]] == th->id) {
+            th->home[th->nhome++] = th->order[i];
         }
     }
 }
@@ -344,12 +358,16 @@ static bool engine_claim(EngineRun *run, uint32_t p, unsigned k)
 }
 
 /* Partition p's work for window k (see the header comment). */
-static void engine_part(Engine *e, uint32_t p, unsigned k, SimTime end, bool move)
+static void engine_part(EngineRun *run, uint32_t p, unsigned k, SimTime end)
 {
+    Engine *e = run->e;
+    if (run->threads > 1) {
+        txn_pool_claim(sim_txn_pool(e->sim[p]));
+    }
     const EnginePub *last = engine_pub(e, k - 1);
     const EnginePub *older = engine_pub(e, k);
     if (k > 0) {
-        engine_deliver(e, p, k - 1, last, move);
+        engine_deliver(e, p, k - 1, last);
     }
     for (uint32_t d = 0; k > 1 && older[p].sent && d < e->n; d++) {
         outbox_release(&e->box[(size_t)p * e->n + d], k - 2);
@@ -385,20 +403,23 @@ static void *engine_thread(void *arg)
             end = run->until + 1;
         }
         const EnginePub *last = k > 0 ? engine_pub(e, k - 1) : NULL;
+        for (uint32_t p = 0; last && p < e->n; p++) {
+            th->weight[p] = last[p].work;
+        }
         if (last) {
-            engine_order(th->order, e->n, last);
+            engine_order(th->order, e->n, th->weight);
         }
         if (k % ENGINE_HOME_WINDOWS == 0) {
             engine_homes(th, e->n, run->threads, last);
         }
         for (uint32_t i = 0; i < th->nhome; i++) {
             if (engine_claim(run, th->home[i], k)) {
-                engine_part(e, th->home[i], k, end, run->threads == 1);
+                engine_part(run, th->home[i], k, end);
             }
         }
         for (uint32_t i = 0; i < e->n; i++) {
             if (engine_claim(run, th->order[i], k)) {
-                engine_part(e, th->order[i], k, end, run->threads == 1);
+                engine_part(run, th->order[i], k, end);
             }
         }
         if (run->threads > 1) {
@@ -422,6 +443,7 @@ static void *engine_thread(void *arg)
         }
     }
     th->times.work_s += engine_clock() - t;
+    txn_pool_claim(NULL);
     return NULL;
 }
 
@@ -433,7 +455,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
         return true;
     }
     threads = threads < 1 ? 1 : threads > e->n ? e->n : threads;
-    engine_flush(e, threads == 1);
+    engine_flush(e);
     EngineRun run = {.e = e,
                      .until = until > SIM_TIME_LIMIT ? SIM_TIME_LIMIT : until,
                      .start = engine_next_time(e),
@@ -455,6 +477,8 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                                .id = i,
                                .order = xcalloc(e->n, sizeof(uint32_t)),
                                .home = xcalloc(e->n, sizeof(uint32_t)),
+                               .weight = xcalloc(e->n, sizeof(uint64_t)),
+                               .thread_of = xcalloc(e->n, sizeof(uint32_t)),
                                .load = xcalloc(run.threads, sizeof(uint64_t)),
                                .spin_ns = run.barrier.spin_ns};
         for (uint32_t p = 0; p < e->n; p++) {
@@ -482,6 +506,8 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     for (unsigned i = 0; i < run.threads; i++) {
         free(th[i].order);
         free(th[i].home);
+        free(th[i].weight);
+        free(th[i].thread_of);
         free(th[i].load);
     }
     free(run.claimed);
@@ -492,7 +518,7 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
     }
     unsigned windows = th[0].times.windows;
     for (uint32_t d = 0; windows > 0 && d < e->n; d++) {
-        engine_deliver(e, d, windows - 1, engine_pub(e, windows - 1), run.threads == 1);
+        engine_deliver(e, d, windows - 1, engine_pub(e, windows - 1));
     }
     engine_empty(e);
     engine_reports(e);

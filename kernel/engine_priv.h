@@ -22,11 +22,13 @@ struct Engine {
     EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
-    /* MPI ranks: partition p runs on rank p % ranks (1 rank: every partition here).
+    /* MPI ranks: partition p runs on rank rank_of[p] (owned, n; NULL with 1 rank:
+     * every partition here).
      * With far_now set, the time and events of the partitions of other ranks are
      * far_now[p] and far_events[p] (owned, n each), and once far_ran, the earliest
      * pending time of all is far_next, as the last exchange gave them. */
     uint32_t rank, ranks;
+    uint32_t *rank_of;
     SimTime *far_now;
     uint64_t *far_events;
     SimTime far_next;
@@ -45,10 +47,18 @@ double engine_clock(void);
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
 void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end);
 /* Single-threaded, between runs: delivers what was sent outside a window (by the
- * blocks' reset) and empties every outbox. move: the run that follows runs every
- * partition on one thread, so transactions may move (port_cut_deliver). */
-void engine_flush(Engine *e, bool move);
+ * blocks' reset) and empties every outbox. */
+void engine_flush(Engine *e);
 /* Releases every outbox buffer and starts window 0 (single-threaded). */
 void engine_empty(Engine *e);
+/* Fills order with 0..n-1 by weight, heaviest first (ties by index; n is small:
+ * insertion sort). */
+void engine_order(uint32_t *order, uint32_t n, const uint64_t *weight);
+/* Longest processing time first: deals order[0], order[1], ... (n of them) each to
+ * the bin with the least weight so far (ties by lowest bin), writing bin_of[item];
+ * load is bins entries of scratch. The threads' homes and the MPI ranks' partitions
+ * are dealt this way. */
+void engine_deal(const uint32_t *order, uint32_t n, const uint64_t *weight, uint32_t bins,
+                 uint64_t *load, uint32_t *bin_of);
 
 #endif

@@ -109,16 +109,11 @@ static void port_credit(void *subject, void *obj)
     }
 }
 
-void port_cut_deliver(Sim *sim, OutboxMsg *m, bool move)
+void port_cut_deliver(Sim *sim, OutboxMsg *m)
 {
     if (m->t) {
-        Txn *t = m->t;
-        if (move && t->refs == 1) {
-            m->t = NULL;
-        } else {
-            t = txn_copy(sim, t);
-        }
-        sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst, t);
+        sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst, m->t);
+        m->t = NULL;
     } else {
         sim_schedule_at(sim, m->at, SIM_PRIO_NOTIFY, port_credit, m->dst, NULL);
     }
@@ -135,6 +130,11 @@ static bool port_send_cut(Port *p, Port *q, Txn *t, SimTime extra)
     p->n_sent++;
     if (p->trace) {
         p->trace->record(p->trace, p, "send", t);
+    }
+    if (t->refs > 1) {
+        Txn *c = txn_copy(p->owner->sim, t);
+        txn_unref(t);
+        t = c;
     }
     SimTime now = sim_now(p->owner->sim), d = p->latency + extra;
     outbox_put(p->cut, d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d, q, t);

@@ -91,12 +91,12 @@ bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);
  * ab (borrowed, a's partition to b's), b's into ba. */
 void port_cut(Port *a, Outbox *ab, Port *b, Outbox *ba);
 /* Schedules message m of a cut wire in the receiving partition's kernel sim: an
- * arrival or a credit. The arrival is m->t itself when move is true and m holds
- * its only reference (m->t becomes NULL: the reference moves into sim), else a copy
- * made in sim's pool (m keeps its reference). A moved transaction goes back to the
- * sender's pool when released, so move only where one thread runs both partitions
- * until every pool is freed. */
-void port_cut_deliver(Sim *sim, OutboxMsg *m, bool move);
+ * arrival or a credit. An arrival moves m's reference into sim (m->t becomes NULL):
+ * a send over a cut wire puts only a transaction nobody else holds in the outbox
+ * (the sender's own copy when it keeps a reference), so the receiver may take it
+ * from another thread; it goes back to the sender's pool when released
+ * (txn_pool_claim). */
+void port_cut_deliver(Sim *sim, OutboxMsg *m);
 
 /* True if a send of a transaction that can be refused (a request) on p would be
  * accepted now. A false answer registers p's block for on_free exactly like a

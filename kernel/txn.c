@@ -1,6 +1,7 @@
 /* Transactions: pooled, reference-counted generic payloads (see txn.h for ownership). */
 #include "txn.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,23 @@
 
 #define TXN_SLAB 256
 
+/* free_list, slabs and live belong to the pool's owner (the thread running its
+ * partition). Another thread that releases one of its transactions pushes it onto
+ * remote (a lock-free stack: any thread pushes, the owner takes the whole stack when
+ * free_list runs dry) and counts it in remote_n; live - remote_n is what is alive.
+ * remote sits on its own cache line, so the pushes do not slow the owner's list. */
 struct TxnPool {
     Txn *free_list;
     Txn **slabs;
     size_t nslabs, slab_cap;
-    size_t live;
+    size_t live; /* taken from the pool minus returned by the owner */
+    _Alignas(64) _Atomic(Txn *) remote;
+    atomic_size_t remote_n;
 };
+
+/* The pool the calling thread owns while it runs a partition (txn_pool_claim); NULL:
+ * one thread runs everything and returns every transaction to its pool directly. */
+static _Thread_local TxnPool *txn_owned;
 
 static const char *const txn_cmd_names[TXN_CMD_COUNT] = {
     [TXN_READ] = "read",
@@ -90,7 +102,19 @@ void txn_field_set(Txn *t, const TxnField *f, uint64_t v)
 
 TxnPool *txn_pool_new(void)
 {
-    return calloc(1, sizeof(TxnPool));
+    size_t size = (sizeof(TxnPool) + 63) / 64 * 64;
+    TxnPool *pool = aligned_alloc(64, size);
+    if (pool) {
+        memset(pool, 0, size);
+        atomic_init(&pool->remote, NULL);
+        atomic_init(&pool->remote_n, 0);
+    }
+    return pool;
+}
+
+void txn_pool_claim(TxnPool *pool)
+{
+    txn_owned = pool;
 }
 
 static void txn_drop_buffers(Txn *t)
@@ -130,11 +154,15 @@ void txn_pool_free(TxnPool *pool)
 
 size_t txn_pool_live(const TxnPool *pool)
 {
-    return pool->live;
+    return pool->live - atomic_load_explicit(&pool->remote_n, memory_order_relaxed);
 }
 
 static Txn *txn_pool_get(TxnPool *pool)
 {
+    if (!pool->free_list) {
+        pool->free_list =
+            atomic_exchange_explicit(&pool->remote, NULL, memory_order_acquire);
+    }
     if (!pool->free_list) {
         pool->slabs = xgrow(pool->slabs, &pool->slab_cap, pool->nslabs + 1,
                             sizeof *pool->slabs, 16);
@@ -253,6 +281,15 @@ void txn_unref(Txn *t)
     }
     txn_drop_buffers(t);
     TxnPool *pool = t->pool;
+    if (txn_owned && pool != txn_owned) {
+        atomic_fetch_add_explicit(&pool->remote_n, 1, memory_order_relaxed);
+        Txn *top = atomic_load_explicit(&pool->remote, memory_order_relaxed);
+        do {
+            t->next_free = top;
+        } while (!atomic_compare_exchange_weak_explicit(
+            &pool->remote, &top, t, memory_order_release, memory_order_relaxed));
+        return;
+    }
     t->next_free = pool->free_list;
     pool->free_list = t;
     pool->live--;

@@ -185,6 +185,12 @@ bool txn_status_parse(const char *name, TxnStatus *out);
 /* Pool statistics: transactions alive (allocated and not returned). */
 size_t txn_pool_live(const TxnPool *pool);
 TxnPool *txn_pool_new(void);
+/* The calling thread runs the partition whose pool is pool (NULL: one thread runs
+ * every partition, the default): until the next claim, a transaction of another pool
+ * that it releases goes onto that pool's lock-free return stack instead of its free
+ * list, so transactions may cross threads (the partitioned engine moves them over cut
+ * wires, engine.c) while each pool's free list stays its owner's. */
+void txn_pool_claim(TxnPool *pool);
 /* Frees the pool and every transaction in it (alive or not). */
 void txn_pool_free(TxnPool *pool);
 

@@ -13,14 +13,19 @@
  * groups (source s, destination d, message count) ordered by d then s, and each message
  * as arrival time, port index, kind and, for a transaction, its encoding (txn_wire.h).
  * The receiver delivers to each of its partitions d the groups of s = 0, 1, ... in order,
- * taking a local s from its outbox and a remote one from the next group of rank s % R:
+ * taking a local s from its outbox and a remote one from the next group of s's rank:
  * the threads' sending-partition order, hence the same event order.
+ * - Placement: partitions are dealt to ranks by a load known before the run
+ *   (mpi_place), not p % R: with p % R, rank 0 ran the fabric's partition and 4 GPUs
+ *   of gpu16 on 4 ranks and set every window's pace (docs/performance.md "MPI
+ *   ranks"). Threads balance by measured events instead, since a partition can move
+ *   between threads but not between ranks.
  * - Ports travel by their index in the platform (blocks in description order, each
  *   block's ports in order), the same on every rank, which built the same platform;
  *   a sorted table of port addresses gives a port's index.
  * - A received transaction is decoded into the receiving partition's pool and
- *   delivered through port_cut_deliver, which moves it; one thread runs a rank, so a
- *   transaction from a partition of the same rank moves too (no copy).
+ *   delivered through port_cut_deliver, which moves it, as it moves a transaction
+ *   from a partition of the same rank (no copy).
  * - With a single rank's buffers sent at each window end, a window's outboxes are
  *   released right after the exchange (no double buffering is needed). */
 #include "engine_mpi.h"
@@ -98,6 +103,32 @@ static int32_t mpi_stat_part(const Platform *p, const char *name)
     return 0;
 }
 
+/* Deals the partitions to the ranks (rank_of, n): longest processing time first, by a
+ * load known before the run and the same on every rank, each partition's blocks plus
+ * its ports on cut wires (a fabric partition, whose switch meets every GPU's link,
+ * weighs as much as two GPUs); heaviest first (ties by index), each to the rank with
+ * the least so far (ties by rank). */
+static void mpi_place(const Platform *p, uint32_t *rank_of, uint32_t ranks)
+{
+    uint32_t n = engine_parts(p->engine);
+    uint64_t *weight = xcalloc(n, sizeof *weight);
+    uint64_t *load = xcalloc(ranks, sizeof *load);
+    uint32_t *order = xcalloc(n, sizeof *order);
+    for (size_t i = 0; i < p->nblocks; i++) {
+        const Block *b = p->blocks[i];
+        uint64_t w = 1;
+        for (size_t j = 0; j < b->nports; j++) {
+            w += b->ports[j].cut != NULL;
+        }
+        weight[engine_part_of(p->engine, b->sim)] += w;
+    }
+    engine_order(order, n, weight);
+    engine_deal(order, n, weight, ranks, load, rank_of);
+    free(weight);
+    free(load);
+    free(order);
+}
+
 EngineMpi *engine_mpi_new(Platform *p, const TxnCmdDecl *const *decls)
 {
     EngineMpi *m = xcalloc(1, sizeof *m);
@@ -135,6 +166,8 @@ EngineMpi *engine_mpi_new(Platform *p, const TxnCmdDecl *const *decls)
     Engine *e = m->e;
     e->rank = (uint32_t)m->rank;
     e->ranks = (uint32_t)m->ranks;
+    e->rank_of = xcalloc(e->n, sizeof *e->rank_of);
+    mpi_place(p, e->rank_of, (uint32_t)m->ranks);
     e->far_now = xcalloc(e->n, sizeof *e->far_now);
     e->far_events = xcalloc(e->n, sizeof *e->far_events);
     e->far_ran = false;
@@ -172,7 +205,7 @@ int engine_mpi_rank(const EngineMpi *m)
 
 int engine_mpi_owner(const EngineMpi *m, const Sim *sim)
 {
-    return (int)(engine_part_of(m->e, sim) % (uint32_t)m->ranks);
+    return (int)m->e->rank_of[engine_part_of(m->e, sim)];
 }
 
 int engine_mpi_ranks(const EngineMpi *m)
@@ -196,17 +229,17 @@ int engine_mpi_max(const EngineMpi *m, int v)
 
 static bool mpi_local(const EngineMpi *m, uint32_t p)
 {
-    return p % (uint32_t)m->ranks == (uint32_t)m->rank;
+    return m->e->rank_of[p] == (uint32_t)m->rank;
 }
 
 /* Serializes the messages of window k from this rank's partitions to rank r's. */
 static void mpi_pack(EngineMpi *m, unsigned k, int r)
 {
     Engine *e = m->e;
-    for (uint32_t d = (uint32_t)r; d < e->n; d += (uint32_t)m->ranks) {
-        for (uint32_t s = (uint32_t)m->rank; s < e->n; s += (uint32_t)m->ranks) {
+    for (uint32_t d = 0; d < e->n; d++) {
+        for (uint32_t s = 0; e->rank_of[d] == (uint32_t)r && s < e->n; s++) {
             const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
-            if (b->n == 0) {
+            if (!mpi_local(m, s) || b->n == 0) {
                 continue;
             }
             txn_wire_u32(&m->out, s);
@@ -266,10 +299,10 @@ static void mpi_exchange(EngineMpi *m, unsigned k, SimTime *next, int *stop)
                   MPI_BYTE, MPI_COMM_WORLD);
 }
 
-/* Delivers to partition d the group (s, d) that rank s % R sent, if it is next. */
+/* Delivers to partition d the group (s, d) that s's rank sent, if it is next. */
 static bool mpi_deliver_remote(EngineMpi *m, uint32_t s, uint32_t d, SimError *err)
 {
-    int r = (int)(s % (uint32_t)m->ranks);
+    int r = (int)m->e->rank_of[s];
     size_t end = (size_t)m->rdispl[r] + (size_t)m->rcount[r];
     TxnWireIn in = {m->in, end, m->cursor[r]};
     uint32_t gs, gd;
@@ -297,7 +330,7 @@ static bool mpi_deliver_remote(EngineMpi *m, uint32_t s, uint32_t d, SimError *e
         if (kind && !(msg.t = txn_wire_get(&in, sim, m->decls, err))) {
             return false;
         }
-        port_cut_deliver(sim, &msg, true); /* msg.t, just decoded, moves */
+        port_cut_deliver(sim, &msg);
     }
     m->cursor[r] = in.pos;
     return true;
@@ -308,8 +341,8 @@ static bool mpi_deliver_remote(EngineMpi *m, uint32_t s, uint32_t d, SimError *e
 static bool mpi_deliver(EngineMpi *m, unsigned k, SimError *err)
 {
     Engine *e = m->e;
-    for (uint32_t d = (uint32_t)m->rank; d < e->n; d += (uint32_t)m->ranks) {
-        for (uint32_t s = 0; s < e->n; s++) {
+    for (uint32_t d = 0; d < e->n; d++) {
+        for (uint32_t s = 0; mpi_local(m, d) && s < e->n; s++) {
             if (!mpi_local(m, s)) {
                 if (!mpi_deliver_remote(m, s, d, err)) {
                     return false;
@@ -318,12 +351,12 @@ static bool mpi_deliver(EngineMpi *m, unsigned k, SimError *err)
             }
             OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
             for (size_t i = 0; i < b->n; i++) {
-                port_cut_deliver(e->sim[d], &b->m[i], true);
+                port_cut_deliver(e->sim[d], &b->m[i]);
             }
         }
     }
-    for (uint32_t s = (uint32_t)m->rank; s < e->n; s += (uint32_t)m->ranks) {
-        for (uint32_t d = 0; d < e->n; d++) {
+    for (uint32_t s = 0; s < e->n; s++) {
+        for (uint32_t d = 0; mpi_local(m, s) && d < e->n; d++) {
             outbox_release(&e->box[(size_t)s * e->n + d], k);
         }
     }
@@ -358,7 +391,7 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
                     SimError *err)
 {
     Engine *e = m->e;
-    engine_flush(e, true);
+    engine_flush(e);
     until = until > SIM_TIME_LIMIT ? SIM_TIME_LIMIT : until;
     SimTime w = engine_next_time(e);
     int stop = *e->watch != 0;
@@ -375,7 +408,10 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
         SimTime end = w > SIM_TIME_MAX - e->lookahead ? SIM_TIME_MAX : w + e->lookahead;
         end = end > until ? until + 1 : end;
         w = SIM_TIME_MAX;
-        for (uint32_t p = (uint32_t)m->rank; p < e->n; p += (uint32_t)m->ranks) {
+        for (uint32_t p = 0; p < e->n; p++) {
+            if (!mpi_local(m, p)) {
+                continue;
+            }
             engine_window(e, p, k, end);
             const EnginePub *pub = &engine_pub(e, k)[p];
             w = pub->next < w ? pub->next : w;

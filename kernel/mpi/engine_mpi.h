@@ -1,9 +1,9 @@
 /* MPI ranks for the partitioned engine (docs/parallel.md "MPI"): every rank loads and
- * builds the whole platform; rank r runs the partitions p with p % R == r (R ranks)
- * and leaves the others idle. The windows are the threaded engine's: at each window
- * end the outboxes addressed to other ranks' partitions are serialized (transactions
- * by txn_wire.h, ports by their index in the platform) and exchanged
- * (MPI_Alltoallv), with the earliest next time and the stop flag of every rank
+ * builds the whole platform; each rank runs the partitions dealt to it by load
+ * (engine_mpi.c's mpi_place) and leaves the others idle. The windows are the threaded
+ * engine's: at each window end the outboxes addressed to other ranks' partitions are
+ * serialized (transactions by txn_wire.h, ports by their index in the platform) and
+ * exchanged (MPI_Alltoallv), with the earliest next time and the stop flag of every rank
  * (MPI_Allreduce), so every partition sees the same messages in the same order as on
  * threads and the outputs are byte-identical to `--threads 1`.
  *
