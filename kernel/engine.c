@@ -54,6 +54,13 @@
 #include "spin_barrier.h"
 #include "xalloc.h"
 
+/* The last window a partition was claimed in, alone on its cache line: every thread
+ * polls every partition's flag each window, and flags sharing a line would send the
+ * line from core to core at each claim. */
+typedef struct EngineClaim {
+    _Alignas(64) atomic_uint window;
+} EngineClaim;
+
 /* What the threads of one engine_run share. */
 typedef struct EngineRun {
     Engine *e;
@@ -64,7 +71,7 @@ typedef struct EngineRun {
     pthread_mutex_t gate; /* the helpers start once every one of them exists */
     pthread_cond_t open;
     int go;               /* 0 wait, 1 run, -1 a thread could not be created: return */
-    atomic_uint *claimed; /* n: the last window each partition was claimed in */
+    EngineClaim *claimed; /* n: the last window each partition was claimed in */
 } EngineRun;
 
 typedef struct EngineThread {
@@ -353,8 +360,9 @@ static void engine_homes(EngineThread *th, uint32_t n, unsigned threads,
 /* Claims partition p for window k: true for the one thread that does it first. */
 static bool engine_claim(EngineRun *run, uint32_t p, unsigned k)
 {
-    return atomic_load_explicit(&run->claimed[p], memory_order_relaxed) != k &&
-           atomic_exchange_explicit(&run->claimed[p], k, memory_order_relaxed) != k;
+    atomic_uint *flag = &run->claimed[p].window;
+    return atomic_load_explicit(flag, memory_order_relaxed) != k &&
+           atomic_exchange_explicit(flag, k, memory_order_relaxed) != k;
 }
 
 /* Partition p's work for window k (see the header comment). */
@@ -461,9 +469,9 @@ bool engine_run(Engine *e, SimTime until, unsigned threads, EngineTimes *times,
                      .start = engine_next_time(e),
                      .threads = threads};
     EngineThread *th = xcalloc(run.threads, sizeof *th);
-    run.claimed = xcalloc(e->n, sizeof *run.claimed);
+    run.claimed = xcalloc_lines(e->n, sizeof *run.claimed);
     for (uint32_t p = 0; p < e->n; p++) {
-        atomic_init(&run.claimed[p], UINT_MAX);
+        atomic_init(&run.claimed[p].window, UINT_MAX);
     }
     unsigned started = 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -20,10 +20,11 @@
 
 typedef struct SpinBarrier {
     unsigned threads;
-    long spin_ns;        /* polling time before sleeping */
-    atomic_uint arrived; /* threads arrived in this generation */
-    atomic_uint gen;     /* generation, counted up each time it opens */
-    unsigned sleepers;   /* under mu */
+    long spin_ns; /* polling time before sleeping */
+    /* on lines of their own: arrivals write `arrived` while waiting threads poll `gen` */
+    _Alignas(64) atomic_uint arrived; /* threads arrived in this generation */
+    _Alignas(64) atomic_uint gen;     /* generation, counted up each time it opens */
+    unsigned sleepers;                /* under mu */
     pthread_mutex_t mu;
     pthread_cond_t open;
 } SpinBarrier;

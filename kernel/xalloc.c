@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *xalloc_check(void *p)
 {
@@ -22,6 +23,17 @@ void *xmalloc(size_t size)
 void *xcalloc(size_t n, size_t size)
 {
     return xalloc_check(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xcalloc_lines(size_t n, size_t size)
+{
+    if (size != 0 && n > (SIZE_MAX - 63) / size) {
+        return xalloc_check(NULL);
+    }
+    size_t bytes = (n * size + 63) / 64 * 64;
+    void *p = xalloc_check(aligned_alloc(64, bytes ? bytes : 64));
+    memset(p, 0, bytes ? bytes : 64);
+    return p;
 }
 
 void *xrealloc_array(void *p, size_t n, size_t size)

@@ -11,6 +11,9 @@
 void *xmalloc(size_t size);
 /* calloc(n, size): n elements of size bytes, zeroed (at least one byte). */
 void *xcalloc(size_t n, size_t size);
+/* xcalloc on whole cache lines: n elements of size bytes, zeroed, starting on a 64-byte
+ * boundary (for elements that other threads write, each on its own line). */
+void *xcalloc_lines(size_t n, size_t size);
 /* realloc(p, n * size) with the product checked for overflow (at least one byte). */
 void *xrealloc_array(void *p, size_t n, size_t size);
 

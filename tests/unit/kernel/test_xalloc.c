@@ -1,6 +1,7 @@
 /* Unit tests of kernel/xalloc.h: the doubling growth rule (sequence of capacities,
- * contents kept, no reallocation when there is room), zeroed xcalloc, and the abort
- * on an impossible size (checked in a child process). */
+ * contents kept, no reallocation when there is room), zeroed xcalloc, xcalloc_lines
+ * on a 64-byte boundary, zeroed up to its last line, and the abort on an impossible
+ * size (checked in a child process, for xrealloc_array and xcalloc_lines). */
 #include "kernel/xalloc.h"
 
 #include <signal.h>
@@ -57,7 +58,25 @@ static void test_calloc_zeroed(void)
     free(xcalloc(0, 8));
 }
 
-static void test_overflow_aborts(void)
+/* 3 elements of 40 bytes: 120 bytes rounded up to 2 lines, all zero. */
+static void test_calloc_lines(void)
+{
+    for (int round = 0; round < 4; round++) {
+        uint8_t *p = xcalloc_lines(3, 40);
+        CHECK_EQ_U64((uintptr_t)p % 64, 0);
+        uint64_t any = 0;
+        for (size_t i = 0; i < 128; i++) {
+            any |= p[i];
+        }
+        CHECK_EQ_U64(any, 0);
+        free(p);
+    }
+    uint8_t *one = xcalloc_lines(0, 8);
+    CHECK_EQ_U64((uintptr_t)one % 64, 0);
+    free(one);
+}
+
+static void check_aborts(int lines)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -65,7 +84,8 @@ static void test_overflow_aborts(void)
         if (!freopen("/dev/null", "w", stderr)) {
             _exit(1);
         }
-        void *p = xrealloc_array(NULL, SIZE_MAX / 2, 4);
+        void *p = lines ? xcalloc_lines(SIZE_MAX / 2, 4)
+                        : xrealloc_array(NULL, SIZE_MAX / 2, 4);
         free(p);
         _exit(0);
     }
@@ -74,10 +94,17 @@ static void test_overflow_aborts(void)
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
+static void test_overflow_aborts(void)
+{
+    check_aborts(0);
+    check_aborts(1);
+}
+
 int main(void)
 {
     RUN(test_grow_doubles);
     RUN(test_calloc_zeroed);
+    RUN(test_calloc_lines);
     RUN(test_overflow_aborts);
     return harness_report();
 }
