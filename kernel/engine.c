@@ -233,8 +233,7 @@ double engine_clock(void)
 }
 
 /* Schedules in partition d the messages sent to it in window k, in sending-partition
- * order (pub: the values published for window k; move: one thread runs every
- * partition, see port_cut_deliver). */
+ * order (pub: the values published for window k). */
 static void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
 {
     for (uint32_t s = 0; s < e->n; s++) {

@@ -22,7 +22,7 @@ struct Engine {
     EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
     const volatile sig_atomic_t *watch;
-    /* MPI ranks: partition p runs on rank rank_of[p] (owned, n; NULL with 1 rank:
+    /* MPI ranks: partition p runs on rank rank_of[p] (owned, n; NULL without MPI:
      * every partition here).
      * With far_now set, the time and events of the partitions of other ranks are
      * far_now[p] and far_events[p] (owned, n each), and once far_ran, the earliest

@@ -40,7 +40,9 @@
 #include "registry.h"
 #include "txn.h"
 
-#define MGTLM_PLUGIN_ABI_VERSION 1
+/* 2: port_cut_deliver lost its move argument (cut wires always move); txn_pool_claim and
+ * xcalloc_lines added */
+#define MGTLM_PLUGIN_ABI_VERSION 2
 
 /* What a plug-in was compiled against (see MGTLM_PLUGIN_ABI_INIT). */
 typedef struct MgtlmPluginAbi {

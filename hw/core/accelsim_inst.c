@@ -299,6 +299,9 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
         return false;
     }
     size_t k = 0;
+    /* the previous lane's address, kept in a register: out may alias the line's bytes
+     * for the compiler, which would reload out[k - 1] after every store */
+    uint64_t prev = 0;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         uint64_t a = base;
@@ -319,7 +322,6 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
                 return false;
             }
             /* the previous address plus delta, in 0..2^64-1 (no wider type) */
-            uint64_t prev = out[k - 1];
             uint64_t mag = delta < 0 ? 0 - (uint64_t)delta : (uint64_t)delta;
             if (delta < 0 ? mag > prev : prev + mag < prev) {
                 return inst_overflow(c, lane, err);
@@ -327,6 +329,7 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
             a = delta < 0 ? prev - mag : prev + mag;
         }
         out[k++] = a;
+        prev = a;
     }
     return true;
 }

@@ -4,22 +4,26 @@
  * Decisions:
  * - The window loop is engine.c's with one thread per rank: W, the window end and the
  *   stop rule are computed from the same values (the earliest next time of every
- *   partition, reduced by MPI_MIN; a stop or the watched flag of any, by MPI_MAX), so
- *   the window sequence is the threaded engine's.
- * - One exchange per window: an MPI_Alltoall of headers (bytes for that rank, bytes
- *   sent in all, next time, stop), then, unless no rank sends anything, an
- *   MPI_Alltoallv of the messages; two collectives, not four, since on a loaded
- *   machine each costs a scheduling round. The sender writes, per destination rank,
- * groups (source s, destination d, message count) ordered by d then s, and each message
- * as arrival time, port index, kind and, for a transaction, its encoding (txn_wire.h).
- * The receiver delivers to each of its partitions d the groups of s = 0, 1, ... in order,
- * taking a local s from its outbox and a remote one from the next group of s's rank:
- * the threads' sending-partition order, hence the same event order.
+ *   partition, its minimum over the ranks; a stop or the watched flag of any), so the
+ *   window sequence is the threaded engine's.
+ * - One exchange per window, one message from each rank to each other rank
+ *   (MPI_Isend; received in rank order after MPI_Probe gives its size): its next time
+ *   and stop flag, then its groups for the receiver's partitions. Every rank hears
+ *   every other's next time and stop, so no reduction is needed. History: an
+ *   MPI_Alltoall of sizes then an MPI_Alltoallv of the messages, two collective rounds
+ *   per window, was 12 to 16 % slower on 4 ranks (docs/performance.md "MPI ranks").
+ *   The sender writes, per destination rank, groups (source s, destination d, message
+ *   count) ordered by d then s, and each message as arrival time, port index, kind
+ *   and, for a transaction, its encoding (txn_wire.h). The receiver delivers to each
+ *   of its partitions d the groups of s = 0, 1, ... in order, taking a local s from
+ *   its outbox and a remote one from the next group of s's rank: the threads'
+ *   sending-partition order, hence the same event order.
  * - Placement: partitions are dealt to ranks by a load known before the run
- *   (mpi_place), not p % R: with p % R, rank 0 ran the fabric's partition and 4 GPUs
- *   of gpu16 on 4 ranks and set every window's pace (docs/performance.md "MPI
- *   ranks"). Threads balance by measured events instead, since a partition can move
- *   between threads but not between ranks.
+ *   (mpi_place), not p % R, which gave the fabric's rank of gpu16 on 4 ranks the
+ *   fabric and 4 GPUs where the deal gives it 3 (the fabric's partition weighs 1.5 to
+ *   3 GPUs; the two ran within noise of each other on a 16-core machine,
+ *   docs/performance.md "MPI ranks"). Threads balance by measured events instead,
+ *   since a partition can move between threads but not between ranks.
  * - Ports travel by their index in the platform (blocks in description order, each
  *   block's ports in order), the same on every rank, which built the same platform;
  *   a sorted table of port addresses gives a port's index.
@@ -40,10 +44,8 @@
 #include "kernel/txn_wire.h"
 #include "kernel/xalloc.h"
 
-/* What each rank tells every other at a window end (MPI_Alltoall): the bytes it
- * sends to that rank, the bytes it sends in all, its earliest next time and its
- * stop flag. */
-enum { MPI_HDR_BYTES, MPI_HDR_TOTAL, MPI_HDR_NEXT, MPI_HDR_STOP, MPI_HDR_N };
+/* The tag of the window-end messages between ranks. */
+enum { MPI_TAG_WINDOW = 1 };
 
 typedef struct MpiPortRef {
     const Port *port;
@@ -63,11 +65,10 @@ struct EngineMpi {
     int *scount, *sdispl, *rcount, *rdispl; /* ranks each */
     uint8_t *in;
     size_t incap;
-    size_t *cursor;    /* ranks: read position in in */
-    uint64_t *hdr_out; /* ranks * MPI_HDR_N each: the window-end headers */
-    uint64_t *hdr_in;
-    uint64_t nrec; /* records packed for the partition being drained */
-    char **evs;    /* rank 0: the log event names received (owned) */
+    size_t *cursor;   /* ranks: read position in in */
+    MPI_Request *req; /* ranks: the window-end sends */
+    uint64_t nrec;    /* records packed for the partition being drained */
+    char **evs;       /* rank 0: the log event names received (owned) */
     size_t nevs, evcap;
 };
 
@@ -105,9 +106,9 @@ static int32_t mpi_stat_part(const Platform *p, const char *name)
 
 /* Deals the partitions to the ranks (rank_of, n): longest processing time first, by a
  * load known before the run and the same on every rank, each partition's blocks plus
- * its ports on cut wires (a fabric partition, whose switch meets every GPU's link,
- * weighs as much as two GPUs); heaviest first (ties by index), each to the rank with
- * the least so far (ties by rank). */
+ * its ports on cut wires (on gpu16, 9 for a GPU and 17 for the fabric, whose switch
+ * meets every GPU's link); heaviest first (ties by index), each to the rank with the
+ * least so far (ties by rank). */
 static void mpi_place(const Platform *p, uint32_t *rank_of, uint32_t ranks)
 {
     uint32_t n = engine_parts(p->engine);
@@ -161,8 +162,7 @@ EngineMpi *engine_mpi_new(Platform *p, const TxnCmdDecl *const *decls)
     m->rcount = xcalloc(r, sizeof *m->rcount);
     m->rdispl = xcalloc(r, sizeof *m->rdispl);
     m->cursor = xcalloc(r, sizeof *m->cursor);
-    m->hdr_out = xcalloc(r * MPI_HDR_N, sizeof *m->hdr_out);
-    m->hdr_in = xcalloc(r * MPI_HDR_N, sizeof *m->hdr_in);
+    m->req = xcalloc(r, sizeof *m->req);
     Engine *e = m->e;
     e->rank = (uint32_t)m->rank;
     e->ranks = (uint32_t)m->ranks;
@@ -189,8 +189,7 @@ void engine_mpi_free(EngineMpi *m)
     free(m->rdispl);
     free(m->in);
     free(m->cursor);
-    free(m->hdr_out);
-    free(m->hdr_in);
+    free(m->req);
     for (size_t i = 0; i < m->nevs; i++) {
         free(m->evs[i]);
     }
@@ -260,43 +259,55 @@ static void mpi_pack(EngineMpi *m, unsigned k, int r)
 }
 
 /* Sends every rank its messages of window k and receives this rank's; *next and
- * *stop become the earliest next time and the stop flag of all ranks. */
+ * *stop become the earliest next time and the stop flag of all ranks. Each other rank
+ * gets one message (MPI_Isend): a header (next time, stop) and the groups for its
+ * partitions; each is received once probed for its size, in rank order, and MPI keeps
+ * the messages of one pair of ranks in the order sent, so window k's is next. */
 static void mpi_exchange(EngineMpi *m, unsigned k, SimTime *next, int *stop)
 {
     m->out.n = 0;
     for (int r = 0; r < m->ranks; r++) {
         m->sdispl[r] = (int)m->out.n;
         if (r != m->rank) {
+            txn_wire_u64(&m->out, *next);
+            txn_wire_u64(&m->out, (uint64_t)*stop);
             mpi_pack(m, k, r);
         }
         m->scount[r] = (int)m->out.n - m->sdispl[r];
     }
     for (int r = 0; r < m->ranks; r++) {
-        uint64_t *h = &m->hdr_out[(size_t)r * MPI_HDR_N];
-        h[MPI_HDR_BYTES] = (uint64_t)m->scount[r];
-        h[MPI_HDR_TOTAL] = m->out.n;
-        h[MPI_HDR_NEXT] = *next;
-        h[MPI_HDR_STOP] = (uint64_t)*stop;
+        m->req[r] = MPI_REQUEST_NULL;
+        if (r != m->rank) {
+            MPI_Isend(m->out.b + m->sdispl[r], m->scount[r], MPI_BYTE, r, MPI_TAG_WINDOW,
+                      MPI_COMM_WORLD, &m->req[r]);
+        }
     }
-    MPI_Alltoall(m->hdr_out, MPI_HDR_N, MPI_UINT64_T, m->hdr_in, MPI_HDR_N, MPI_UINT64_T,
-                 MPI_COMM_WORLD);
-    size_t total = 0, all = 0;
+    size_t total = 0;
     for (int r = 0; r < m->ranks; r++) {
-        const uint64_t *h = &m->hdr_in[(size_t)r * MPI_HDR_N];
-        m->rcount[r] = (int)h[MPI_HDR_BYTES];
         m->rdispl[r] = (int)total;
+        m->rcount[r] = 0;
         m->cursor[r] = total;
-        total += (size_t)m->rcount[r];
-        all += h[MPI_HDR_TOTAL];
-        *next = h[MPI_HDR_NEXT] < *next ? h[MPI_HDR_NEXT] : *next;
-        *stop = *stop || h[MPI_HDR_STOP];
+        if (r == m->rank) {
+            continue;
+        }
+        MPI_Status st;
+        int n = 0;
+        MPI_Probe(r, MPI_TAG_WINDOW, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        m->in = xgrow(m->in, &m->incap, total + (size_t)n + 1, 1, 4096);
+        MPI_Recv(m->in + total, n, MPI_BYTE, r, MPI_TAG_WINDOW, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        uint64_t h[2] = {SIM_TIME_MAX, 0};
+        if ((size_t)n >= sizeof h) {
+            memcpy(h, m->in + total, sizeof h);
+        }
+        *next = h[0] < *next ? h[0] : *next;
+        *stop = *stop || h[1];
+        m->rcount[r] = n;
+        m->cursor[r] = total + sizeof h;
+        total += (size_t)n;
     }
-    if (all == 0) {
-        return;
-    }
-    m->in = xgrow(m->in, &m->incap, total ? total : 1, 1, 4096);
-    MPI_Alltoallv(m->out.b, m->scount, m->sdispl, MPI_BYTE, m->in, m->rcount, m->rdispl,
-                  MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Waitall(m->ranks, m->req, MPI_STATUSES_IGNORE);
 }
 
 /* Delivers to partition d the group (s, d) that s's rank sent, if it is next. */

@@ -3,8 +3,8 @@
  * (engine_mpi.c's mpi_place) and leaves the others idle. The windows are the threaded
  * engine's: at each window end the outboxes addressed to other ranks' partitions are
  * serialized (transactions by txn_wire.h, ports by their index in the platform) and
- * exchanged (MPI_Alltoallv), with the earliest next time and the stop flag of every rank
- * (MPI_Allreduce), so every partition sees the same messages in the same order as on
+ * sent, one message to each other rank with the earliest next time and the stop flag
+ * of the sender, so every partition sees the same messages in the same order as on
  * threads and the outputs are byte-identical to `--threads 1`.
  *
  * Built into the mgtlm binary only when Open MPI is found (meson option mpi). Every
