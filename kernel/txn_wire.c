@@ -8,8 +8,8 @@
  *
  * Decisions: the extension fields travel as a mask and the non-zero ones, since most
  * transactions set none or two of them (16 u64 every time were 128 of a plain read's
- * 177 bytes; now 53); the encoder reserves the whole encoding once, and the decoder
- * copies data and byte enables straight from the input into the new transaction. */
+ * 177 bytes; now 53), and the decoder copies data and byte enables straight from
+ * the input into the new transaction. */
 #include "txn_wire.h"
 
 #include <stdlib.h>
@@ -40,15 +40,6 @@ void txn_wire_u64(TxnWireBuf *w, uint64_t v)
 
 _Static_assert(TXN_FIELD_COUNT <= 32, "the extension-field mask is 32 bits");
 
-/* Appends n bytes of src to w, which has room (txn_wire_put reserved it). */
-static void txn_wire_raw(TxnWireBuf *w, const void *src, size_t n)
-{
-    if (n) {
-        memcpy(w->b + w->n, src, n);
-    }
-    w->n += n;
-}
-
 void txn_wire_put(TxnWireBuf *w, const Txn *t)
 {
     uint8_t small[4] = {(uint8_t)t->cmd, (uint8_t)t->req_cmd, (uint8_t)t->status,
@@ -65,33 +56,29 @@ void txn_wire_put(TxnWireBuf *w, const Txn *t)
         }
     }
     uint8_t flags = (t->data ? TXN_WIRE_DATA : 0) | (t->be ? TXN_WIRE_BE : 0);
-    size_t size = 8 + 4 + 6 + 8 + 4 + 8 + 2 + nlen + 4 + 8 * set + 1 +
-                  (t->data ? t->len : 0) + (t->be ? t->len : 0) + 4 +
-                  8 * (size_t)t->nparents + 4 + 12 * (size_t)t->nthreads;
-    w->b = xgrow(w->b, &w->cap, w->n + size, 1, 4096);
-    txn_wire_raw(w, &t->id, 8);
-    txn_wire_raw(w, small, sizeof small);
-    txn_wire_raw(w, gpu, sizeof gpu);
-    txn_wire_raw(w, &t->addr, 8);
-    txn_wire_raw(w, &t->len, 4);
-    txn_wire_raw(w, &t->born, 8);
-    txn_wire_raw(w, &nlen, sizeof nlen);
-    txn_wire_raw(w, t->declared ? t->declared->name : "", nlen);
-    txn_wire_raw(w, &mask, sizeof mask);
-    txn_wire_raw(w, v, 8 * (size_t)set);
-    txn_wire_raw(w, &flags, 1);
+    txn_wire_u64(w, t->id);
+    txn_wire_bytes(w, small, sizeof small);
+    txn_wire_bytes(w, gpu, sizeof gpu);
+    txn_wire_u64(w, t->addr);
+    txn_wire_u32(w, t->len);
+    txn_wire_u64(w, t->born);
+    txn_wire_bytes(w, &nlen, sizeof nlen);
+    txn_wire_bytes(w, t->declared ? t->declared->name : "", nlen);
+    txn_wire_u32(w, mask);
+    txn_wire_bytes(w, v, 8 * (size_t)set);
+    txn_wire_bytes(w, &flags, 1);
     if (t->data) {
-        txn_wire_raw(w, t->data, t->len);
+        txn_wire_bytes(w, t->data, t->len);
     }
     if (t->be) {
-        txn_wire_raw(w, t->be, t->len);
+        txn_wire_bytes(w, t->be, t->len);
     }
-    txn_wire_raw(w, &t->nparents, 4);
-    txn_wire_raw(w, t->parents, 8 * (size_t)t->nparents);
-    txn_wire_raw(w, &t->nthreads, 4);
+    txn_wire_u32(w, t->nparents);
+    txn_wire_bytes(w, t->parents, 8 * (size_t)t->nparents);
+    txn_wire_u32(w, t->nthreads);
     for (uint32_t i = 0; i < t->nthreads; i++) {
-        txn_wire_raw(w, &t->threads[i].addr, 8);
-        txn_wire_raw(w, &t->threads[i].size, 4);
+        txn_wire_u64(w, t->threads[i].addr);
+        txn_wire_u32(w, t->threads[i].size);
     }
 }
 
@@ -109,6 +96,18 @@ bool txn_wire_read(TxnWireIn *in, void *dst, size_t n)
     if (n) {
         memcpy(dst, in->b + in->pos, n);
     }
+    in->pos += n;
+    return true;
+}
+
+/* Points *at at the next n bytes of the input and skips them; false if fewer are
+ * left. */
+static bool txn_wire_span(TxnWireIn *in, size_t n, const uint8_t **at)
+{
+    if (in->len - in->pos < n) {
+        return false;
+    }
+    *at = in->b + in->pos;
     in->pos += n;
     return true;
 }
@@ -158,17 +157,9 @@ static bool txn_wire_get_rest(TxnWireIn *in, Txn *tmp, const TxnCmdDecl *const *
         txn_field_set(tmp, &txn_fields[i], v);
     }
     uint8_t flags;
-    bool ok = txn_wire_read(in, &flags, 1);
-    if (ok && (flags & TXN_WIRE_DATA)) {
-        ok = in->len - in->pos >= tmp->len;
-        *data = ok ? in->b + in->pos : NULL;
-        in->pos += ok ? tmp->len : 0;
-    }
-    if (ok && (flags & TXN_WIRE_BE)) {
-        ok = in->len - in->pos >= tmp->len;
-        *be = ok ? in->b + in->pos : NULL;
-        in->pos += ok ? tmp->len : 0;
-    }
+    bool ok = txn_wire_read(in, &flags, 1) &&
+              (!(flags & TXN_WIRE_DATA) || txn_wire_span(in, tmp->len, data)) &&
+              (!(flags & TXN_WIRE_BE) || txn_wire_span(in, tmp->len, be));
     ok = ok && txn_wire_read(in, &tmp->nparents, sizeof tmp->nparents) &&
          (in->len - in->pos) / sizeof *tmp->parents >= tmp->nparents;
     if (ok && tmp->nparents) {

@@ -236,7 +236,10 @@ static void mpi_pack(EngineMpi *m, unsigned k, int r)
 {
     Engine *e = m->e;
     for (uint32_t d = 0; d < e->n; d++) {
-        for (uint32_t s = 0; e->rank_of[d] == (uint32_t)r && s < e->n; s++) {
+        if (e->rank_of[d] != (uint32_t)r) {
+            continue;
+        }
+        for (uint32_t s = 0; s < e->n; s++) {
             const OutboxBuf *b = &e->box[(size_t)s * e->n + d].buf[k & 1u];
             if (!mpi_local(m, s) || b->n == 0) {
                 continue;
@@ -304,7 +307,7 @@ static void mpi_exchange(EngineMpi *m, unsigned k, SimTime *next, int *stop)
         *next = h[0] < *next ? h[0] : *next;
         *stop = *stop || h[1];
         m->rcount[r] = n;
-        m->cursor[r] = total + sizeof h;
+        m->cursor[r] = total + ((size_t)n >= sizeof h ? sizeof h : (size_t)n);
         total += (size_t)n;
     }
     MPI_Waitall(m->ranks, m->req, MPI_STATUSES_IGNORE);
@@ -353,7 +356,10 @@ static bool mpi_deliver(EngineMpi *m, unsigned k, SimError *err)
 {
     Engine *e = m->e;
     for (uint32_t d = 0; d < e->n; d++) {
-        for (uint32_t s = 0; mpi_local(m, d) && s < e->n; s++) {
+        if (!mpi_local(m, d)) {
+            continue;
+        }
+        for (uint32_t s = 0; s < e->n; s++) {
             if (!mpi_local(m, s)) {
                 if (!mpi_deliver_remote(m, s, d, err)) {
                     return false;
@@ -367,7 +373,10 @@ static bool mpi_deliver(EngineMpi *m, unsigned k, SimError *err)
         }
     }
     for (uint32_t s = 0; s < e->n; s++) {
-        for (uint32_t d = 0; mpi_local(m, s) && d < e->n; d++) {
+        if (!mpi_local(m, s)) {
+            continue;
+        }
+        for (uint32_t d = 0; d < e->n; d++) {
             outbox_release(&e->box[(size_t)s * e->n + d], k);
         }
     }
