@@ -14,7 +14,8 @@
  * same for any thread count, and so is every partition's event order.
  *
  * Threads: in each window every partition is claimed by one thread, its home
- * partitions first, then any left (engine.c; thread 0 is the caller's); one thread
+ * partitions first, then any left (engine_threads.c; thread 0 is the caller's; the
+ * others are started by the first run and kept until engine_free); one thread
  * runs every partition in turn through the same window loop.
  *
  * Stop rules: a run stops after the window in which any partition called sim_stop,

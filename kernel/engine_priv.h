@@ -14,6 +14,9 @@ typedef struct EnginePub {
     uint64_t work; /* events it ran in the window (the threads claim the busiest first) */
 } EnginePub;
 
+/* The threads of engine_run, kept from one run to the next (engine_threads.c). */
+typedef struct EngineCrew EngineCrew;
+
 struct Engine {
     uint32_t n;
     Sim **sim;        /* n kernels, owned */
@@ -21,6 +24,7 @@ struct Engine {
     OutboxSide *side; /* n: each partition's side of its outboxes */
     EnginePub *pub;   /* 2 * n: pub[(k % 2) * n + p], written by the thread that ran p */
     SimTime lookahead;
+    EngineCrew *crew; /* NULL until the first engine_run */
     const volatile sig_atomic_t *watch;
     /* MPI ranks: partition p runs on rank rank_of[p] (owned, n; NULL without MPI:
      * every partition here).
@@ -44,6 +48,14 @@ static inline EnginePub *engine_pub(const Engine *e, unsigned k)
 /* Seconds of the monotonic clock (the engines' work and wait times). */
 double engine_clock(void);
 
+/* Ends the crew's helper threads and frees it (NULL: nothing). */
+void engine_crew_free(EngineCrew *crew);
+/* Schedules in partition d the messages sent to it in window k, in sending-partition
+ * order (pub: the values published for window k). */
+void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub);
+/* Writes the partitions' report lines to stderr merged by (time, partition), each
+ * partition's in its own order (single-threaded). */
+void engine_reports(Engine *e);
 /* Runs window k ([w, end)) for partition p and publishes its next time and stop. */
 void engine_window(Engine *e, uint32_t p, unsigned k, SimTime end);
 /* Single-threaded, between runs: delivers what was sent outside a window (by the

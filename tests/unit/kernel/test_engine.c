@@ -2,7 +2,8 @@
  * credit return (the sender owns its credits; a slot comes back `latency` after the
  * receiver takes), transaction ids per partition, the order of cross arrivals at one
  * time (by sending partition, then send order), windows that skip idle time, the
- * same results on 1 and 2 threads, --until semantics and sim_stop in one partition,
+ * same results on 1 and 2 threads and in slices (threads kept from run to run),
+ * --until semantics and sim_stop in one partition,
  * transactions that move across a cut wire on one thread and on two (the sender
  * sends a copy of what it keeps), and the longest-processing-time-first dealing of
  * partitions to threads and MPI ranks.
@@ -153,27 +154,28 @@ static void teardown(Sender *s, Receiver *r)
  * id 4 at 220 (arrives 320). Takes at 320 and 330 (credits back at 420, 430): id 5
  * goes at 420, arrives 520, taken 530. (An uncut wire gives its slot back at once:
  * takes 110, 120, 220, 230, 330.) */
-static void test_cut_credits(unsigned threads)
+static Engine *credits_platform(Sender *s, Receiver *r)
 {
     Engine *e = engine_new(2);
-    Sender s = {.total = 5};
-    Receiver r = {.take_every = 10};
-    sender_init(&s, engine_sim(e, 0), "s.out");
-    receiver_init(&r, engine_sim(e, 1), 2);
-    CHECK(port_connect(&s.port, &r.port[0], 100, NULL));
-    engine_cut(e, &s.port, 0, &r.port[0], 1);
+    *s = (Sender){.total = 5};
+    *r = (Receiver){.take_every = 10};
+    sender_init(s, engine_sim(e, 0), "s.out");
+    receiver_init(r, engine_sim(e, 1), 2);
+    CHECK(port_connect(&s->port, &r->port[0], 100, NULL));
+    engine_cut(e, &s->port, 0, &r->port[0], 1);
     CHECK_EQ_U64(engine_lookahead(e), 100);
-    SimRunResult res;
-    EngineTimes times = {0};
-    CHECK(engine_run(e, SIM_TIME_MAX, threads, &times, &res, NULL));
-    CHECK(res == SIM_RUN_IDLE);
-    CHECK_EQ_U64(r.n, 5);
+    return e;
+}
+
+static void credits_check(Engine *e, Sender *s, Receiver *r)
+{
+    CHECK_EQ_U64(r->n, 5);
     SimTime want[] = {110, 120, 320, 330, 530};
-    for (int i = 0; i < 5 && i < r.n; i++) {
-        CHECK_EQ_U64(r.at[i], want[i]);
-        CHECK_EQ_U64(r.ids[i], (uint64_t)i + 1);
+    for (int i = 0; i < 5 && i < r->n; i++) {
+        CHECK_EQ_U64(r->at[i], want[i]);
+        CHECK_EQ_U64(r->ids[i], (uint64_t)i + 1);
     }
-    CHECK_EQ_U64(s.port.cut_used, 0);
+    CHECK_EQ_U64(s->port.cut_used, 0);
     /* events: partition 0: the start and one credit per take (210, 220, 420, 430,
      * 630) = 6; partition 1: 5 arrivals + 5 takes = 10. The last is the credit of
      * the take at 530, at 630. */
@@ -181,8 +183,20 @@ static void test_cut_credits(unsigned threads)
     CHECK_EQ_U64(engine_now(e), 630);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 0))), 0);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 1))), 0);
-    teardown(&s, &r);
+    teardown(s, r);
     engine_free(e);
+}
+
+static void test_cut_credits(unsigned threads)
+{
+    Sender s;
+    Receiver r;
+    Engine *e = credits_platform(&s, &r);
+    SimRunResult res;
+    EngineTimes times = {0};
+    CHECK(engine_run(e, SIM_TIME_MAX, threads, &times, &res, NULL));
+    CHECK(res == SIM_RUN_IDLE);
+    credits_check(e, &s, &r);
 }
 
 static void test_cut_credits_1(void)
@@ -193,6 +207,34 @@ static void test_cut_credits_1(void)
 static void test_cut_credits_2(void)
 {
     test_cut_credits(2);
+}
+
+/* The same platform run in slices of 35 ps (each run ends at a slice end, as `mgtlm
+ * run` ends one every 10 us) on 2 threads, but runs 10 and 11 on 1: the threads of
+ * the first run run the next nine too, run 10 ends them and run 12 starts new ones.
+ * Same times and events as in one run, and one window per run that has an event:
+ * claims go on from run to run (a window of a later run is never taken for one of an
+ * earlier run's, which would skip it). */
+static void test_cut_credits_slices(void)
+{
+    Sender s;
+    Receiver r;
+    Engine *e = credits_platform(&s, &r);
+    SimRunResult res = SIM_RUN_UNTIL;
+    EngineTimes times = {0};
+    unsigned runs = 0;
+    for (SimTime until = 34; res == SIM_RUN_UNTIL && runs < 100; until += 35) {
+        CHECK(engine_run(e, until, runs == 10 || runs == 11 ? 1 : 2, &times, &res, NULL));
+        runs++;
+    }
+    CHECK(res == SIM_RUN_IDLE);
+    CHECK_EQ_U64(runs, 19); /* the last event, at 630, runs in [630, 664] */
+    /* one window in each run that has an event: [0, 35) the sends; [100, 105) the
+     * arrivals; [110, 140) the takes; [210, 245) credits, sends; [310, 315) and
+     * [320, 350) arrivals, takes; [420, 455) credits, a send; [520, 525) its arrival;
+     * [530, 560) its take; [630, 665) the last credit */
+    CHECK_EQ_U64(times.windows, 10);
+    credits_check(e, &s, &r);
 }
 
 /* Partition 2's sender sends at 0 over 100 ps, partition 1's at 0 over 100 ps too,
@@ -403,6 +445,7 @@ int main(void)
 {
     RUN(test_cut_credits_1);
     RUN(test_cut_credits_2);
+    RUN(test_cut_credits_slices);
     RUN(test_cross_order_1);
     RUN(test_cross_order_2);
     RUN(test_cut_move_1);
