@@ -22,8 +22,13 @@
  *   SSE2 (inst_hex; digit by digit elsewhere); a field after a single space is found
  *   with two compares, a short decimal (count, register, stride, delta) is read
  *   without a loop (inst_dec, inst_i64), and a mode-2 delta is added in 64 bits with
- *   its own range check (no 128-bit arithmetic on the per-lane path). The 16- and
- *   24-byte loads read past a field into the line's padding (ATS_LINE_PAD,
+ *   its own range check (no 128-bit arithmetic on the per-lane path). Mode-2 deltas
+ *   of the common form (one space, an optional '-', one to three digits) are read as
+ *   a run with the cursor and the sum in registers (inst_deltas), the first other
+ *   form handing the rest of the line to the field-by-field reader, which also
+ *   reports errors: a trace's whole-file check took 0.24 s where it takes 0.20 to
+ *   0.22 s on the tracegen GEMM, whose shared-memory loads list 31 deltas each. The
+ *   16- and 24-byte loads read past a field into the line's padding (ATS_LINE_PAD,
  *   accelsim_lines.h). */
 #include <inttypes.h>
 #include <stdio.h>
@@ -283,6 +288,52 @@ INST_COLD bool inst_overflow(const InstCur *c, unsigned lane, SimError *err)
                          c->at.file, c->at.line, lane);
 }
 
+/* Mode 2's deltas while they take the common form, one space then an optional '-' and
+ * one to three digits, each added to *prev and stored at out[*k]: from c's cursor,
+ * for the lanes of *m (lowest first), which are taken out of *m. Stops, leaving the
+ * cursor at that delta, at the first delta of another form, or one that would leave
+ * 0..2^64-1: inst_addrs reads the rest (and reports what is wrong) field by field.
+ * The cursor and the sum stay in registers, where the general reader keeps them in
+ * memory for its messages. */
+INST_HOT void inst_deltas(InstCur *c, uint32_t *m, uint64_t *prev, uint64_t *out,
+                          size_t *k)
+{
+    const unsigned char *u = (const unsigned char *)c->p;
+    uint64_t a = *prev;
+    size_t n = *k;
+    uint32_t left = *m;
+    while (left != 0 && u[0] == ' ') {
+        bool neg = u[1] == '-';
+        const unsigned char *d = u + 1 + neg;
+        unsigned d0 = d[0] - '0', d1 = d[1] - '0', d2 = d[2] - '0', d3 = d[3] - '0';
+        uint64_t v;
+        unsigned len;
+        if (d0 > 9) {
+            break;
+        } else if (d1 > 9) {
+            v = d0, len = 1;
+        } else if (d2 > 9) {
+            v = d0 * 10 + d1, len = 2;
+        } else if (d3 > 9) {
+            v = d0 * 100 + d1 * 10 + d2, len = 3;
+        } else {
+            break;
+        }
+        unsigned char end = d[len];
+        if (!(end == ' ' || end == '\t' || end == '\0') || (neg ? v > a : a + v < a)) {
+            break;
+        }
+        a = neg ? a - v : a + v;
+        out[n++] = a;
+        u = d + len;
+        left &= left - 1;
+    }
+    c->p = (char *)u;
+    *prev = a;
+    *k = n;
+    *m = left;
+}
+
 /* Reads the addresses of mode for the active lanes of mask into out[0..popcount). */
 static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
 {
@@ -302,7 +353,13 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
     /* the previous lane's address, kept in a register: out may alias the line's bytes
      * for the compiler, which would reload out[k - 1] after every store */
     uint64_t prev = 0;
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
+    uint32_t m = mask;
+    if (mode == 2 && m != 0) {
+        out[k++] = prev = base;
+        m &= m - 1;
+        inst_deltas(c, &m, &prev, out, &k);
+    }
+    for (; m != 0; m &= m - 1) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         uint64_t a = base;
         if (mode == 0) {
@@ -316,7 +373,7 @@ static bool inst_addrs(InstCur *c, uint32_t mask, uint64_t *out, SimError *err)
                 return inst_overflow(c, lane, err);
             }
             a = (uint64_t)v;
-        } else if (k > 0) {
+        } else {
             int64_t delta = 0;
             if (!inst_signed(c, "delta", (int)lane, &delta, err)) {
                 return false;

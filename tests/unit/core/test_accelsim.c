@@ -269,23 +269,45 @@ static void test_list_gz(void)
     ats_list_free(&list);
 }
 
-static void test_bad_line(void)
+/* A kernel file's body: one block, warp 0 with the n instruction lines `lines` (the
+ * first is line 15 of the file). */
+#define ONE_WARP(n, lines)                                                               \
+    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " #n "\n" lines
+
+/* Reads the first block of the kernel file name (header, then body) into *cta: false
+ * if the reader refused it (nothing to free then). */
+static bool read_block(const char *name, const char *body, AtsCta *cta)
 {
     SimError err = {{0}};
     AtsKernelInfo k;
-    const char *path = write_file("kernel-3.traceg", header,
-                                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
-                                  "9 0010 0000000f 1 R3 LDG.E 1 R4 4 1 0x100\n",
-                                  false);
+    AtsReader *r = ats_reader_open(write_file(name, header, body, false), &k, &err);
+    bool got = false;
+    CHECK(r && ats_reader_next(r, cta, &got, &err) && got);
+    ats_reader_close(r);
+    return got;
+}
+
+/* Reading the kernel file name (header, then body) fails with "<file>:15: msg". */
+static void check_line_error(const char *name, const char *body, const char *msg)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file(name, header, body, false);
     AtsReader *r = ats_reader_open(path, &k, &err);
-    CHECK(r != NULL);
     AtsCta cta;
     bool got = true;
     CHECK(r && !ats_reader_next(r, &cta, &got, &err) && !got);
     char want[300];
-    snprintf(want, sizeof want, "%s:15: missing stride", path);
+    snprintf(want, sizeof want, "%s:15: %s", path, msg);
     CHECK_STR(err.msg, want);
     ats_reader_close(r);
+}
+
+static void test_bad_line(void)
+{
+    check_line_error("kernel-3.traceg",
+                     ONE_WARP(1, "9 0010 0000000f 1 R3 LDG.E 1 R4 4 1 0x100\n"),
+                     "missing stride");
 }
 
 /* Mode 2 deltas at the ends of the address space: the last address reached exactly,
@@ -293,35 +315,46 @@ static void test_bad_line(void)
  * without a wider type, accelsim_inst.c). */
 static void test_delta_edges(void)
 {
-    SimError err = {{0}};
-    AtsKernelInfo k;
-    const char *path = write_file(
-        "kernel-4.traceg", header,
-        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
-        "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 15\n"
-        "9 0020 00000003 1 R3 LDG.E 1 R4 4 2 0x8000000000000000 -9223372036854775808\n"
-        "#END_TB\n",
-        false);
-    AtsReader *r = ats_reader_open(path, &k, &err);
     AtsCta cta;
-    bool got = false;
-    CHECK(r && ats_reader_next(r, &cta, &got, &err) && got);
-    if (got) {
+    if (read_block("kernel-4.traceg",
+                   ONE_WARP(2,
+                            "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 15\n"
+                            "9 0020 00000003 1 R3 LDG.E 1 R4 4 2 0x8000000000000000 "
+                            "-9223372036854775808\n#END_TB\n"),
+                   &cta)) {
         CHECK_EQ_U64(cta.warps[0].addrs[1], UINT64_MAX);
         CHECK_EQ_U64(cta.warps[0].addrs[3], 0);
         ats_cta_free(&cta);
     }
-    ats_reader_close(r);
-    path = write_file("kernel-5.traceg", header,
-                      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
-                      "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 16\n",
-                      false);
-    r = ats_reader_open(path, &k, &err);
-    CHECK(r && !ats_reader_next(r, &cta, &got, &err));
-    char want[300];
-    snprintf(want, sizeof want, "%s:15: address of lane 1 outside 64 bits", path);
-    CHECK_STR(err.msg, want);
-    ats_reader_close(r);
+    check_line_error(
+        "kernel-5.traceg",
+        ONE_WARP(1, "9 0010 00000003 1 R3 LDG.E 1 R4 4 2 0xfffffffffffffff0 16\n"),
+        "address of lane 1 outside 64 bits");
+}
+
+/* Mode 2 deltas of every form on one line, the common one (one space, up to three
+ * digits; accelsim_inst.c reads a run of them apart) before and after the others: a
+ * fourth digit, a '+', two spaces, a tab. Then a delta of the common form that would go
+ * below 0, on the sparse lanes 0, 8, 31: the error names lane 31. */
+static void test_delta_forms(void)
+{
+    AtsCta cta;
+    if (read_block("kernel-8.traceg",
+                   ONE_WARP(1, "9 0010 000000ff 1 R3 LDG.E 1 R4 4 2 0x1000 4 -4 1000 +8  "
+                               "12\t-999 7 5\n#END_TB\n"),
+                   &cta)) {
+        /* 0x1000, +4, -4, +1000 (0x3e8), +8, +12, -999 (0x3e7), +7, +5 */
+        uint64_t want[] = {0x1000, 0x1004, 0x1000, 0x13e8,
+                           0x13f0, 0x13fc, 0x1015, 0x101c};
+        CHECK_EQ_U64(cta.warps[0].naddrs, 8);
+        for (int i = 0; i < 8 && (size_t)i < cta.warps[0].naddrs; i++) {
+            CHECK_EQ_U64(cta.warps[0].addrs[i], want[i]);
+        }
+        ats_cta_free(&cta);
+    }
+    check_line_error("kernel-9.traceg",
+                     ONE_WARP(1, "9 0010 80000101 1 R3 LDG.E 1 R4 4 2 0x1 -1 -1\n"),
+                     "address of lane 31 outside 64 bits");
 }
 
 /* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
@@ -385,9 +418,12 @@ int main(void)
     RUN(test_list_gz);
     RUN(test_bad_line);
     RUN(test_delta_edges);
+    RUN(test_delta_forms);
     RUN(test_trusted);
-    static const char *const names[] = {"kernel-1.traceg", "kernel-2.traceg.gz",
-                                        "kernelslist.g.gz", "kernel-3.traceg"};
+    static const char *const names[] = {
+        "kernel-1.traceg", "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
+        "kernel-4.traceg", "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
+        "kernel-8.traceg", "kernel-9.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
