@@ -15,7 +15,8 @@
  *
  * Threads: in each window every partition is claimed by one thread, its home
  * partitions first, then any left (engine_threads.c; thread 0 is the caller's; the
- * others are started by the first run and kept until engine_free); one thread
+ * others are started by the first run and kept for the next, until engine_free or a
+ * run on another thread count); one thread
  * runs every partition in turn through the same window loop.
  *
  * Stop rules: a run stops after the window in which any partition called sim_stop,
@@ -43,7 +44,8 @@ typedef struct EngineTimes {
 /* New engine of nparts (>= 1) partitions, kernel p from sim_new_partition(p). Owned
  * by the caller (engine_free). NULL on allocation failure. */
 Engine *engine_new(uint32_t nparts);
-/* Frees the kernels and outboxes (free the platform built on them first). */
+/* Ends and joins the threads engine_run started, frees the kernels and outboxes
+ * (free the platform built on them first). */
 void engine_free(Engine *e);
 uint32_t engine_parts(const Engine *e);
 /* The kernel of partition p (borrowed). */

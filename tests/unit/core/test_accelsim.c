@@ -274,25 +274,25 @@ static void test_list_gz(void)
 #define ONE_WARP(n, lines)                                                               \
     "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " #n "\n" lines
 
-/* Reads the first block of the kernel file name (header, then body) into *cta: false
+/* Reads the first block of the kernel file name (header, then text) into *cta: false
  * if the reader refused it (nothing to free then). */
-static bool read_block(const char *name, const char *body, AtsCta *cta)
+static bool read_block(const char *name, const char *text, AtsCta *cta)
 {
     SimError err = {{0}};
     AtsKernelInfo k;
-    AtsReader *r = ats_reader_open(write_file(name, header, body, false), &k, &err);
+    AtsReader *r = ats_reader_open(write_file(name, header, text, false), &k, &err);
     bool got = false;
     CHECK(r && ats_reader_next(r, cta, &got, &err) && got);
     ats_reader_close(r);
     return got;
 }
 
-/* Reading the kernel file name (header, then body) fails with "<file>:15: msg". */
-static void check_line_error(const char *name, const char *body, const char *msg)
+/* Reading the kernel file name (header, then text) fails with "<file>:15: msg". */
+static void check_line_error(const char *name, const char *text, const char *msg)
 {
     SimError err = {{0}};
     AtsKernelInfo k;
-    const char *path = write_file(name, header, body, false);
+    const char *path = write_file(name, header, text, false);
     AtsReader *r = ats_reader_open(path, &k, &err);
     AtsCta cta;
     bool got = true;
@@ -332,10 +332,12 @@ static void test_delta_edges(void)
         "address of lane 1 outside 64 bits");
 }
 
-/* Mode 2 deltas of every form on one line, the common one (one space, up to three
- * digits; accelsim_inst.c reads a run of them apart) before and after the others: a
- * fourth digit, a '+', two spaces, a tab. Then a delta of the common form that would go
- * below 0, on the sparse lanes 0, 8, 31: the error names lane 31. */
+/* Mode 2 deltas of every form on one line: the common one (one space, up to three
+ * digits), which accelsim_inst.c reads as a run, first, then the others (a fourth
+ * digit, a '+', two spaces, a tab), which hand the rest of the line to the
+ * field-by-field reader. A run ended by a tab, and one that uses every lane before the
+ * trailing immediate. A delta of the common form with garbage after it, and one that
+ * would go below 0 on the sparse lanes 0, 8, 31: the errors name lanes 2 and 31. */
 static void test_delta_forms(void)
 {
     AtsCta cta;
@@ -343,7 +345,8 @@ static void test_delta_forms(void)
                    ONE_WARP(1, "9 0010 000000ff 1 R3 LDG.E 1 R4 4 2 0x1000 4 -4 1000 +8  "
                                "12\t-999 7 5\n#END_TB\n"),
                    &cta)) {
-        /* 0x1000, +4, -4, +1000 (0x3e8), +8, +12, -999 (0x3e7), +7, +5 */
+        /* 0x1000, +4, -4, +1000 (0x3e8), +8, +12, -999 (0x3e7), +7; 5 is the
+         * immediate */
         uint64_t want[] = {0x1000, 0x1004, 0x1000, 0x13e8,
                            0x13f0, 0x13fc, 0x1015, 0x101c};
         CHECK_EQ_U64(cta.warps[0].naddrs, 8);
@@ -352,6 +355,22 @@ static void test_delta_forms(void)
         }
         ats_cta_free(&cta);
     }
+    if (read_block("kernel-10.traceg",
+                   ONE_WARP(2, "9 0010 0000000f 1 R3 LDG.E 1 R4 4 2 0x1000 4\t8 -4\n"
+                               "9 0020 0000000f 1 R3 LDG.E 1 R4 4 2 0x1000 4 8 -4 9\n"
+                               "#END_TB\n"),
+                   &cta)) {
+        /* both 0x1000, 0x1004, 0x100c, 0x1008; 9 is the second's immediate */
+        uint64_t want[] = {0x1000, 0x1004, 0x100c, 0x1008};
+        CHECK_EQ_U64(cta.warps[0].naddrs, 8);
+        for (int i = 0; i < 8 && (size_t)i < cta.warps[0].naddrs; i++) {
+            CHECK_EQ_U64(cta.warps[0].addrs[i], want[i % 4]);
+        }
+        ats_cta_free(&cta);
+    }
+    check_line_error("kernel-11.traceg",
+                     ONE_WARP(1, "9 0010 00000007 1 R3 LDG.E 1 R4 4 2 0x1000 4 5x\n"),
+                     "bad delta of lane 2 \"5x\" (decimal)");
     check_line_error("kernel-9.traceg",
                      ONE_WARP(1, "9 0010 80000101 1 R3 LDG.E 1 R4 4 2 0x1 -1 -1\n"),
                      "address of lane 31 outside 64 bits");
@@ -423,7 +442,7 @@ int main(void)
     static const char *const names[] = {
         "kernel-1.traceg", "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
         "kernel-4.traceg", "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
-        "kernel-8.traceg", "kernel-9.traceg"};
+        "kernel-8.traceg", "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);

@@ -453,7 +453,7 @@ int main(void)
     RUN(test_long_file_errors);
     static const char *const names[] = {
         "kernel-1.traceg", "kernel-2.traceg",    "kernel-3.traceg", "kernel-4.traceg",
-        "kernel-5.traceg", "kernel-6.traceg.gz", "kernel-7.traceg",
+        "kernel-5.traceg", "kernel-6.traceg.gz", "kernel-7.traceg", "lines.txt",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         unlink(path_of(names[i]));
