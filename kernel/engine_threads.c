@@ -26,12 +26,12 @@
  *   partition (on the gpu platforms the fabric's) starts first. Every thread computes
  *   the same order and homes from the published counts; a claim is one atomic
  *   exchange of the claim number (counted over the crew's life, so that two windows
- *   in a row, of one run or of two, never share one) into the partition's flag. One claim
- * of partition p does all of p's work for window k: schedule the messages sent to p in
- * window k - 1, release p's outboxes of window k - 2 (every reader was done before
- * barrier k - 1) and run window k. The messages of the last window are scheduled once the
- * run's threads are done. Which thread runs a partition never changes what it computes,
- * so outputs stay the same bytes. */
+ *   in a row, of one run or of two, never share one) into the partition's flag. One
+ *   claim of partition p does all of p's work for window k: schedule the messages
+ *   sent to p in window k - 1, release p's outboxes of window k - 2 (every reader was
+ *   done before barrier k - 1) and run window k. The messages of the last window are
+ *   scheduled once the run's threads are done. Which thread runs a partition never
+ *   changes what it computes, so outputs stay the same bytes. */
 #include "engine.h"
 #include "engine_priv.h"
 

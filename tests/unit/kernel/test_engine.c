@@ -167,7 +167,8 @@ static Engine *credits_platform(Sender *s, Receiver *r)
     return e;
 }
 
-static void credits_check(Engine *e, Sender *s, Receiver *r)
+/* Checks the run of credits_platform against the times above, then frees it. */
+static void credits_check_free(Engine *e, Sender *s, Receiver *r)
 {
     CHECK_EQ_U64(r->n, 5);
     SimTime want[] = {110, 120, 320, 330, 530};
@@ -196,7 +197,7 @@ static void test_cut_credits(unsigned threads)
     EngineTimes times = {0};
     CHECK(engine_run(e, SIM_TIME_MAX, threads, &times, &res, NULL));
     CHECK(res == SIM_RUN_IDLE);
-    credits_check(e, &s, &r);
+    credits_check_free(e, &s, &r);
 }
 
 static void test_cut_credits_1(void)
@@ -234,7 +235,7 @@ static void test_cut_credits_slices(void)
      * [320, 350) arrivals, takes; [420, 455) credits, a send; [520, 525) its arrival;
      * [530, 560) its take; [630, 665) the last credit */
     CHECK_EQ_U64(times.windows, 10);
-    credits_check(e, &s, &r);
+    credits_check_free(e, &s, &r);
 }
 
 /* Partition 2's sender sends at 0 over 100 ps, partition 1's at 0 over 100 ps too,
