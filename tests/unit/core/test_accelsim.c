@@ -376,6 +376,58 @@ static void test_delta_forms(void)
                      "address of lane 31 outside 64 bits");
 }
 
+/* Runs of one-digit deltas (read 8 at a time with SSE2): 31 deltas, all one digit but
+ * a three-digit one at lane 1 + p, for every p, so that the long delta falls on every
+ * pair of a 16-byte window and on the last lane; each address is the previous plus
+ * the delta, summed here. Then a run cut short by the mask before a one-digit
+ * immediate, and a run that would pass 2^64 - 1, which names its lane. */
+static void test_digit_runs(void)
+{
+    for (int p = 0; p < 31; p++) {
+        char line[400];
+        int len = snprintf(line, sizeof line, "9 0010 ffffffff 1 R3 LDS 1 R4 4 2 0x100");
+        uint64_t want[32] = {0x100};
+        for (int lane = 1; lane < 32; lane++) {
+            int delta = lane - 1 == p ? 100 + lane : lane % 10;
+            want[lane] = want[lane - 1] + (uint64_t)delta;
+            len += snprintf(line + len, sizeof line - (size_t)len, " %d", delta);
+        }
+        char text[600];
+        snprintf(text, sizeof text, "%s%s\n#END_TB\n", ONE_WARP(1, ""), line);
+        AtsCta cta;
+        if (read_block("kernel-12.traceg", text, &cta)) {
+            CHECK_EQ_U64(cta.warps[0].naddrs, 32);
+            for (int i = 0; i < 32 && (size_t)i < cta.warps[0].naddrs; i++) {
+                CHECK_EQ_U64(cta.warps[0].addrs[i], want[i]);
+            }
+            ats_cta_free(&cta);
+        }
+    }
+    AtsCta cta;
+    if (read_block("kernel-12.traceg",
+                   ONE_WARP(1, "9 0010 0000001f 1 R3 LDS 1 R4 4 2 0x1000 1 2 3 4 7\n"
+                               "#END_TB\n"),
+                   &cta)) {
+        /* 7 is the immediate, not a fifth delta */
+        uint64_t want[] = {0x1000, 0x1001, 0x1003, 0x1006, 0x100a};
+        CHECK_EQ_U64(cta.warps[0].naddrs, 5);
+        for (int i = 0; i < 5 && (size_t)i < cta.warps[0].naddrs; i++) {
+            CHECK_EQ_U64(cta.warps[0].addrs[i], want[i]);
+        }
+        ats_cta_free(&cta);
+    }
+    /* two tokens after the deltas: an error at the first, not two more deltas */
+    check_line_error(
+        "kernel-12.traceg",
+        ONE_WARP(1, "9 0010 0000001f 1 R3 LDS 1 R4 4 2 0x1000 1 2 3 4 7 8\n"),
+        "unexpected \"7\" after the memory operands");
+    /* 0x...c0 + 7 * 9 = 2^64 - 1; the eighth 9 leaves the range */
+    check_line_error("kernel-12.traceg",
+                     ONE_WARP(1, "9 0010 000001ff 1 R3 LDG.E 1 R4 4 2 0xffffffffffffffc0"
+                                 " 9 9 9 9 9 9 9 9\n"),
+                     "address of lane 8 outside 64 bits");
+}
+
 /* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
  * does not read past its source registers (the junk there passes), while a global
  * load keeps its own; an untrusted reader keeps the LDS's 4 addresses. */
@@ -438,11 +490,13 @@ int main(void)
     RUN(test_bad_line);
     RUN(test_delta_edges);
     RUN(test_delta_forms);
+    RUN(test_digit_runs);
     RUN(test_trusted);
     static const char *const names[] = {
         "kernel-1.traceg", "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
         "kernel-4.traceg", "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
-        "kernel-8.traceg", "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg"};
+        "kernel-8.traceg", "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg",
+        "kernel-12.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
