@@ -1,6 +1,13 @@
 /* Ports: receive buffers (TxnFifo) bounded by credits, credit-based sends with
  * latency, on_free callbacks for refused senders, answers never refused, the
- * pass-through loop, the recording hook and cut wires (see port.h). */
+ * pass-through loop, the recording hook and cut wires (see port.h).
+ *
+ * Speed: port_take prefetches the first two cache lines (command, ids, address,
+ * length, data pointer) of the transaction it leaves at the head of the buffer. A
+ * block peeks that one at its next round, usually after other blocks have run and
+ * pushed it out of the cache: the miss at that peek was the hottest instruction of
+ * link_pump and xbar_route in a memory-bound run (docs/performance.md, "Prefetching
+ * the next transaction"). */
 #include "port.h"
 
 #include <stdio.h>
@@ -189,6 +196,11 @@ Txn *port_take(Port *p)
     Txn *t = txn_fifo_pop(&p->buf);
     if (t == NULL) {
         return NULL;
+    }
+    if (p->buf.count) {
+        const Txn *next = p->buf.slot[p->buf.head];
+        __builtin_prefetch(next);
+        __builtin_prefetch((const char *)next + 64);
     }
     if (p->cut) {
         SimTime now = sim_now(p->owner->sim);
