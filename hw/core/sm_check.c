@@ -1,12 +1,17 @@
 /* The sm's data check (docs/cores.md "Data check"): every read the sm sends is kept
- * (one reference) until its response, whose bytes core_check_read compares with
- * what the trace allows a read of that kernel to return; wrong bytes count in
+ * (its run, or one reference) until its response, whose bytes core_check_read compares
+ * with what the trace allows a read of that kernel to return; wrong bytes count in
  * data_errors (a model error), as does a response without the read's bytes.
  *
  * Decisions:
  * - On only when the run has a trace (the scan, trace_scan.h, comes from it) and the
  *   parameter `check` is true; an sm driven without a trace (unit tests, testbenches)
  *   checks nothing.
+ * - A read of one run (a piece: no threads) is kept as its address and length in the
+ *   map's value, not as a reference to its transaction: the transaction goes back to
+ *   the pool when the memory system is done with it (and crosses a cut wire without
+ *   a copy, port.c), which keeps the run's working set small. A wavefront (threads),
+ *   or a run too long or too high to pack, keeps its reference.
  * - The response's bytes are in the request's order: one run from addr for a piece,
  *   the threads' bytes in thread order for a wavefront. Every run lies in one page
  *   (pieces stay inside a 128 B line, a wavefront's threads are cut at pages), so its
@@ -33,12 +38,25 @@ void sm_check_translated(Sm *s, uint64_t key, uint64_t paddr)
     }
 }
 
+/* A read kept as its address and length: bit 0 set, the length in bits 1..8, the
+ * address above; a Txn pointer (bit 0 clear: aligned) otherwise. */
+#define CHECK_RUN_LEN_MAX 255u
+#define CHECK_RUN_ADDR_LIMIT ((uint64_t)1 << 55)
+
 void sm_check_sent(Sm *s, Txn *t)
 {
-    if (s->scan && t->cmd == TXN_READ) {
-        txn_ref(t);
-        idmap_insert(&s->checks, t->id, (uint64_t)(uintptr_t)t);
+    if (!s->scan || t->cmd != TXN_READ) {
+        return;
     }
+    uint64_t v;
+    if (t->nthreads == 0 && t->len <= CHECK_RUN_LEN_MAX &&
+        t->addr < CHECK_RUN_ADDR_LIMIT) {
+        v = t->addr << 9 | (uint64_t)t->len << 1 | 1;
+    } else {
+        txn_ref(t);
+        v = (uint64_t)(uintptr_t)t;
+    }
+    idmap_insert(&s->checks, t->id, v);
 }
 
 /* Wrong bytes of the run of len bytes at physical address paddr, data[0..len). */
@@ -58,6 +76,13 @@ void sm_check_resp(Sm *s, const Txn *resp)
 {
     uint64_t v;
     if (!s->scan || !idmap_remove(&s->checks, resp->id, &v)) {
+        return;
+    }
+    if (v & 1) {
+        uint32_t len = (uint32_t)(v >> 1 & CHECK_RUN_LEN_MAX);
+        bool whole = resp->data && resp->len == len;
+        *s->data_errors +=
+            whole ? sm_check_run(s, v >> 9, resp->data, resp->be, len) : len;
         return;
     }
     Txn *req = (Txn *)(uintptr_t)v;
@@ -84,7 +109,9 @@ void sm_check_clear(Sm *s)
     size_t pos = 0;
     uint64_t id, v;
     while (idmap_next(&s->checks, &pos, &id, &v)) {
-        txn_unref((Txn *)(uintptr_t)v);
+        if (!(v & 1)) {
+            txn_unref((Txn *)(uintptr_t)v);
+        }
     }
     idmap_destroy(&s->checks);
     idmap_destroy(&s->rpages);
