@@ -2,12 +2,13 @@
  * latency, on_free callbacks for refused senders, answers never refused, the
  * pass-through loop, the recording hook and cut wires (see port.h).
  *
- * Speed: port_take prefetches the first two cache lines (command, ids, address,
- * length, data pointer) of the transaction it leaves at the head of the buffer. A
- * block peeks that one at its next round, usually after other blocks have run and
- * pushed it out of the cache: the miss at that peek was the hottest instruction of
- * link_pump and xbar_route in a memory-bound run (docs/performance.md, "Prefetching
- * the next transaction"). */
+ * Speed: port_take prefetches the transaction it leaves at the head of the buffer:
+ * its first 128 bytes (command, ids, address, length, data pointer, wire bytes:
+ * three cache lines, since transactions are not 64-byte aligned) and its reference
+ * count (which a send over a cut wire reads). A block peeks that one at its next
+ * round, usually after other blocks have run and pushed it out of the cache: the miss
+ * at that peek was the hottest instruction of link_pump and xbar_route in a
+ * memory-bound run (docs/performance.md, "Prefetching the next transaction"). */
 #include "port.h"
 
 #include <stdio.h>
@@ -201,6 +202,8 @@ Txn *port_take(Port *p)
         const Txn *next = p->buf.slot[p->buf.head];
         __builtin_prefetch(next);
         __builtin_prefetch((const char *)next + 64);
+        __builtin_prefetch((const char *)next + 127);
+        __builtin_prefetch(&next->refs);
     }
     if (p->cut) {
         SimTime now = sim_now(p->owner->sim);

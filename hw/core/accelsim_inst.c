@@ -27,9 +27,9 @@
  *   a run with the cursor and the sum in registers (inst_deltas), the first other
  *   form handing the rest of the line to the field-by-field reader, which also
  *   reports errors; with SSE2 a run of one-digit deltas is found 8 at a time with
- *   one 16-byte load (inst_digit_pairs). A trace's whole-file check took 0.24 s
- *   where it takes 0.15 to 0.19 s on the tracegen GEMM, whose shared-memory loads
- *   list 31 deltas each, 30 of them one digit. The
+ *   one 16-byte load (inst_digit_pairs). A trace's whole-file check of the
+ *   tracegen GEMM, whose shared-memory loads list 31 deltas each, 30 of them one
+ *   digit, took 0.26 s before the runs and 0.19 s after (best of 7). The
  *   16- and 24-byte loads read past a field into the line's padding (ATS_LINE_PAD,
  *   accelsim_lines.h). */
 #include <inttypes.h>
@@ -301,7 +301,8 @@ INST_HOT unsigned inst_popcount(uint32_t m)
 
 #if defined(__SSE2__)
 /* How many of the 8 two-byte pairs at u, from the first, are a space and a digit:
- * 0 to 8 (u's 16 bytes are readable: ATS_LINE_PAD). */
+ * 0 to 8. u is at or before the line's NUL, so its 16 bytes, and the 17th that the
+ * caller reads after 8 pairs, lie in the line and its padding (ATS_LINE_PAD). */
 INST_HOT unsigned inst_digit_pairs(const unsigned char *u)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)u);

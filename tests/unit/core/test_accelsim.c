@@ -408,7 +408,8 @@ static void test_digit_runs(void)
                    ONE_WARP(1, "9 0010 0000001f 1 R3 LDS 1 R4 4 2 0x1000 1 2 3 4 7\n"
                                "#END_TB\n"),
                    &cta)) {
-        /* 7 is the immediate, not a fifth delta */
+        /* 7 is the immediate: the five addresses are the four deltas' (taking 7 as a
+         * fifth would only write past them: the next case shows it) */
         uint64_t want[] = {0x1000, 0x1001, 0x1003, 0x1006, 0x100a};
         CHECK_EQ_U64(cta.warps[0].naddrs, 5);
         for (int i = 0; i < 5 && (size_t)i < cta.warps[0].naddrs; i++) {
