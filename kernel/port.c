@@ -198,8 +198,8 @@ Txn *port_take(Port *p)
     if (t == NULL) {
         return NULL;
     }
-    if (p->buf.count) {
-        const Txn *next = p->buf.slot[p->buf.head];
+    const Txn *next = txn_fifo_peek(&p->buf);
+    if (next) {
         __builtin_prefetch(next);
         __builtin_prefetch((const char *)next + 64);
         __builtin_prefetch((const char *)next + 127);
