@@ -61,6 +61,12 @@ INST_HOT bool inst_blank(char c)
     return c == ' ' || c == '\t';
 }
 
+/* Whether c ends a field: a blank or the line's end. */
+INST_HOT bool inst_field_end(char c)
+{
+    return inst_blank(c) || c == '\0';
+}
+
 /* True if the cursor is at a field (after skipping blanks), false at the line's end. */
 INST_HOT bool inst_field_at(InstCur *c)
 {
@@ -189,7 +195,7 @@ INST_HOT bool inst_number(InstCur *c, const char *what, int lane, bool hex, uint
         return inst_missing(c, what, lane, err);
     }
     const char *end = hex ? inst_hex(c->p, v) : inst_dec(c->p, v);
-    if (!end || !(inst_blank(*end) || *end == '\0') || *v > max) {
+    if (!end || !inst_field_end(*end) || *v > max) {
         return inst_bad(c, what, lane, c->p, form, err);
     }
     c->p = (char *)end;
@@ -218,7 +224,7 @@ INST_HOT bool inst_signed(InstCur *c, const char *what, int lane, int64_t *v,
         return inst_missing(c, what, lane, err);
     }
     const char *end = inst_i64(c->p, v);
-    if (!end || !(inst_blank(*end) || *end == '\0')) {
+    if (!end || !inst_field_end(*end)) {
         return inst_bad(c, what, lane, c->p, "decimal", err);
     }
     c->p = (char *)end;
@@ -240,7 +246,7 @@ INST_HOT bool inst_regs(InstCur *c, const char *count, const char *reg, uint8_t 
         }
         uint64_t r = 0;
         const char *end = c->p[0] == 'R' ? inst_dec(c->p + 1, &r) : NULL;
-        if (!end || !(inst_blank(*end) || *end == '\0') || r > 255) {
+        if (!end || !inst_field_end(*end) || r > 255) {
             return inst_bad(c, reg, -1, c->p, "R0 to R255", err);
         }
         regs[i] = (uint8_t)r;
@@ -330,16 +336,14 @@ INST_HOT void inst_deltas(InstCur *c, uint32_t *m, uint64_t *prev, uint64_t *out
     uint64_t a = *prev;
     size_t n = *k;
     uint32_t left = *m;
-#if defined(__SSE2__)
-    unsigned lanes = inst_popcount(left);
-#endif
     while (left != 0 && u[0] == ' ') {
 #if defined(__SSE2__)
         /* up to 8 one-digit deltas at once; the last must end the field (" 64" starts
          * with the pair " 6") */
         unsigned run = inst_digit_pairs(u);
+        unsigned lanes = inst_popcount(left);
         run = run < lanes ? run : lanes;
-        if (run > 0 && !(u[2 * run] == ' ' || u[2 * run] == '\t' || u[2 * run] == '\0')) {
+        if (run > 0 && !inst_field_end((char)u[2 * run])) {
             run--;
         }
         if (run > 0 && a <= UINT64_MAX - 9 * 8) {
@@ -349,7 +353,6 @@ INST_HOT void inst_deltas(InstCur *c, uint32_t *m, uint64_t *prev, uint64_t *out
                 left &= left - 1;
             }
             u += 2 * run;
-            lanes -= run;
             continue;
         }
 #endif
@@ -370,16 +373,13 @@ INST_HOT void inst_deltas(InstCur *c, uint32_t *m, uint64_t *prev, uint64_t *out
             break;
         }
         unsigned char end = d[len];
-        if (!(end == ' ' || end == '\t' || end == '\0') || (neg ? v > a : a + v < a)) {
+        if (!inst_field_end((char)end) || (neg ? v > a : a + v < a)) {
             break;
         }
         a = neg ? a - v : a + v;
         out[n++] = a;
         u = d + len;
         left &= left - 1;
-#if defined(__SSE2__)
-        lanes--;
-#endif
     }
     c->p = (char *)u;
     *prev = a;
@@ -492,7 +492,7 @@ static bool inst_tail(InstCur *c, SimError *err)
     char *tok = c->p;
     int64_t imm;
     const char *end = ats_scan_i64(tok, &imm);
-    if (end && (inst_blank(*end) || *end == '\0')) {
+    if (end && inst_field_end(*end)) {
         c->p = (char *)end;
         if (!inst_field_at(c)) {
             return true;
