@@ -78,19 +78,15 @@ void sm_check_resp(Sm *s, const Txn *resp)
     if (!s->scan || !idmap_remove(&s->checks, resp->id, &v)) {
         return;
     }
-    if (v & 1) {
-        uint32_t len = (uint32_t)(v >> 1 & CHECK_RUN_LEN_MAX);
-        bool whole = resp->data && resp->len == len;
-        *s->data_errors +=
-            whole ? sm_check_run(s, v >> 9, resp->data, resp->be, len) : len;
-        return;
-    }
-    Txn *req = (Txn *)(uintptr_t)v;
+    bool packed = v & 1;
+    Txn *req = packed ? NULL : (Txn *)(uintptr_t)v;
+    uint64_t addr = packed ? v >> 9 : req->addr;
+    uint32_t len = packed ? (uint32_t)(v >> 1 & CHECK_RUN_LEN_MAX) : req->len;
     uint32_t wrong = 0;
-    if (!resp->data || resp->len != req->len) {
-        wrong = req->len;
-    } else if (req->nthreads == 0) {
-        wrong = sm_check_run(s, req->addr, resp->data, resp->be, req->len);
+    if (!resp->data || resp->len != len) {
+        wrong = len;
+    } else if (packed || req->nthreads == 0) {
+        wrong = sm_check_run(s, addr, resp->data, resp->be, len);
     } else {
         uint32_t off = 0;
         for (uint32_t i = 0; i < req->nthreads; i++) {
@@ -101,7 +97,9 @@ void sm_check_resp(Sm *s, const Txn *resp)
         }
     }
     *s->data_errors += wrong;
-    txn_unref(req);
+    if (req) {
+        txn_unref(req);
+    }
 }
 
 void sm_check_clear(Sm *s)
