@@ -196,15 +196,15 @@ void trace_scan_alloc(const TraceScan *s, size_t i, uint64_t *base, uint64_t *by
 
 TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr)
 {
-    TraceExpect e;
-    trace_written_expect(s->written, k, vaddr, 1, &e);
+    TraceExpect e = {.checked = true};
+    (void)trace_written_expect(s->written, k, vaddr, 1, &e);
     return e;
 }
 
-void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
+bool trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
                             TraceExpect *out)
 {
-    trace_written_expect(s->written, k, vaddr, n, out);
+    return trace_written_expect(s->written, k, vaddr, n, out);
 }
 
 void trace_scan_index_size(const TraceScan *s, size_t *lines, size_t *masks)

@@ -103,8 +103,11 @@ typedef struct TraceExpect {
 
 TraceExpect trace_scan_expect(const TraceScan *s, uint32_t k, uint64_t vaddr);
 /* The same for the n bytes from vaddr, which lie inside one 128 B line, into
- * out[0..n): one look-up for the line (the data check's path). */
-void trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
+ * out[0..n), and true: one look-up for the line (the data check's path). False, with
+ * out untouched, when no kernel stores to or atomically touches the line: every byte
+ * is then checked against the memory's initial content, (TraceExpect){.checked =
+ * true}, and the caller need not build 128 records to learn it. */
+bool trace_scan_expect_line(const TraceScan *s, uint32_t k, uint64_t vaddr, uint32_t n,
                             TraceExpect *out);
 
 /* The size of the written-byte index: 128 B lines stored to or touched by an atomic,

@@ -90,15 +90,15 @@ static bool written_bit(const uint64_t mask[2], uint64_t b)
     return mask[b / 64] >> (b % 64) & 1;
 }
 
-void trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uint32_t n,
+bool trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uint32_t n,
                           TraceExpect *out)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        out[i] = (TraceExpect){.checked = true};
-    }
     uint64_t i;
     if (!idmap_get(&w->index, vaddr / TRACE_WRITTEN_LINE, &i)) {
-        return;
+        return false;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        out[j] = (TraceExpect){.checked = true};
     }
     const WrittenLine *s = &w->lines[i];
     uint64_t off = vaddr % TRACE_WRITTEN_LINE;
@@ -120,6 +120,7 @@ void trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uin
             }
         }
     }
+    return true;
 }
 
 size_t trace_written_lines(const TraceWritten *w)

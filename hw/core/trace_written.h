@@ -35,8 +35,10 @@ void trace_written_store(TraceWritten *w, uint64_t line, uint32_t k,
 void trace_written_atomic(TraceWritten *w, uint64_t line, const uint64_t mask[2]);
 
 /* What a read in kernel k of each of the n bytes from vaddr (all inside one line) may
- * return, into out[0..n). */
-void trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uint32_t n,
+ * return, into out[0..n), and true; false, with out untouched, when no kernel stores
+ * to or atomically touches the line: every byte then reads as (TraceExpect){.checked =
+ * true}, the memory's initial content. */
+bool trace_written_expect(const TraceWritten *w, uint32_t k, uint64_t vaddr, uint32_t n,
                           TraceExpect *out);
 
 /* Lines in the index, and (line, kernel) masks: what its memory grows with. */

@@ -139,6 +139,42 @@ static void test_response(void)
     CHECK(differ > 0);
 }
 
+static void test_unwritten_lines(void)
+{
+    /* 256 bytes from 0x10800: lines 0x10800 and 0x10880, which no kernel stores to,
+     * read in kernel 3: every byte the fill of its physical address. */
+    uint8_t data[256], be[256];
+    for (uint32_t i = 0; i < 256; i++) {
+        data[i] = fill_at(0x10800 + i);
+        be[i] = 0xff;
+    }
+    CHECK_EQ_U64(core_check_read(scan, 3, 0x10800, PA + 0x800, data, 256, be, FILL_HASH),
+                 0);
+    data[7] ^= 0x80;
+    data[200] ^= 0x01;
+    CHECK_EQ_U64(core_check_read(scan, 3, 0x10800, PA + 0x800, data, 256, be, FILL_HASH),
+                 2);
+    be[200] = 0;
+    CHECK_EQ_U64(core_check_read(scan, 3, 0x10800, PA + 0x800, data, 256, be, FILL_HASH),
+                 1);
+    /* The fill of the virtual address is wrong in the second line too. */
+    data[7] ^= 0x80;
+    data[130] = fill_byte(FILL_HASH, 0x10800 + 130);
+    CHECK(data[130] != fill_at(0x10800 + 130));
+    CHECK_EQ_U64(core_check_read(scan, 3, 0x10800, PA + 0x800, data, 256, be, FILL_HASH),
+                 1);
+    /* 256 bytes from 0x10580: bytes 0..3 stored in kernel 2, the rest of that line and
+     * all of line 0x10600 never stored; a wrong byte in the second line counts. */
+    for (uint32_t i = 0; i < 256; i++) {
+        data[i] = i < 4 ? core_value(0x10580 + i, 2) : fill_at(0x10580 + i);
+    }
+    CHECK_EQ_U64(
+        core_check_read(scan, 3, 0x10580, PA + 0x580, data, 256, NULL, FILL_HASH), 0);
+    data[129] ^= 0x10;
+    CHECK_EQ_U64(
+        core_check_read(scan, 3, 0x10580, PA + 0x580, data, 256, NULL, FILL_HASH), 1);
+}
+
 int main(void)
 {
     SimError err;
@@ -153,6 +189,7 @@ int main(void)
     RUN(test_atomics_unchecked);
     RUN(test_unwritten_fill);
     RUN(test_response);
+    RUN(test_unwritten_lines);
     trace_scan_put(scan);
     return harness_report();
 }

@@ -163,7 +163,7 @@ static void test_expect(void)
     EXPECT(3, 0x10640, true, false, 0, false);
     /* The line form gives the byte form's answers. */
     TraceExpect line[8];
-    trace_scan_expect_line(s, 1, 0x10010, 8, line);
+    CHECK(trace_scan_expect_line(s, 1, 0x10010, 8, line));
     CHECK(line[0].now && line[3].now && !line[4].now && line[7].written);
     trace_scan_put(s);
 }
@@ -262,18 +262,22 @@ static void test_index_growth(void)
     CHECK_EQ_U64(trace_written_masks(w), 4);
     /* Byte 127 of 0x1000: kernel 0 (merged mask) and 4; a read in 3 sees 0. */
     TraceExpect e;
-    trace_written_expect(w, 3, 0x107f, 1, &e);
+    CHECK(trace_written_expect(w, 3, 0x107f, 1, &e));
     CHECK(e.checked && e.written && e.older == 0 && !e.now);
-    trace_written_expect(w, 4, 0x107f, 1, &e);
+    CHECK(trace_written_expect(w, 4, 0x107f, 1, &e));
     CHECK(e.written && e.older == 0 && e.now);
-    trace_written_expect(w, 5, 0x1003, 1, &e);
+    CHECK(trace_written_expect(w, 5, 0x1003, 1, &e));
     CHECK(e.written && e.older == 1 && !e.now);
+    /* A line no kernel writes: false, and the record is left as it was. */
+    e = (TraceExpect){.older = 77};
+    CHECK(!trace_written_expect(w, 3, 0x2000, 1, &e));
+    CHECK(e.older == 77 && !e.checked);
     /* 5000 lines: the table grows past its first size and keeps every line. */
     for (uint64_t l = 0; l < 5000; l++) {
         trace_written_store(w, 0x100000 + l * 128, 2, lo);
     }
     CHECK_EQ_U64(trace_written_lines(w), 5002);
-    trace_written_expect(w, 3, 0x100000 + 4999 * 128 + 2, 1, &e);
+    CHECK(trace_written_expect(w, 3, 0x100000 + 4999 * 128 + 2, 1, &e));
     CHECK(e.written && e.older == 2);
     trace_written_free(w);
 }
