@@ -62,6 +62,7 @@ typedef struct EventQueue {
     uint64_t base;      /* absolute slot number (time >> EVENTQ_SLOT_SHIFT) of the wheel's
                            first slot: that of the last event run, or 0 */
     EventBucket *last;  /* bucket of the most recent insertion (fast path) */
+    EventBucket *cur;   /* bucket sim_run is running (its time is now), or NULL */
     EventBucket *front; /* bucket of the node eventq_peek returned, NULL: the far heap */
     EventHeap far;      /* nodes at or after the wheel's end */
     EventBucket *free_buckets;
@@ -126,12 +127,17 @@ static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, 
     return n;
 }
 
-/* Fast path: the time of the most recent insertion; anything else goes to
- * eventq_push_slow. */
+/* Fast paths: the time of the most recent insertion, or the time of the bucket being
+ * run (a notification at the current time after a send at a later one); anything
+ * else goes to eventq_push_slow. */
 static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
                                    void *subject, void *obj)
 {
     EventBucket *b = q->last;
+    if (b && b->time == time && q->free_nodes) {
+        return eventq_link(q, b, time, prio, fn, subject, obj);
+    }
+    b = q->cur;
     if (b && b->time == time && q->free_nodes) {
         return eventq_link(q, b, time, prio, fn, subject, obj);
     }
@@ -160,8 +166,9 @@ static inline SimNode *eventq_peek(EventQueue *q)
 
 /* Whole-bucket runs (sim_run): b, the bucket of the node the last eventq_peek
  * returned (q->front, when not NULL), is about to run: the wheel moves to its time. */
-static inline void eventq_enter(EventQueue *q, const EventBucket *b)
+static inline void eventq_enter(EventQueue *q, EventBucket *b)
 {
+    q->cur = b;
     uint64_t slot = b->time >> EVENTQ_SLOT_SHIFT;
     if (slot != q->base) {
         q->base = slot;
@@ -182,6 +189,9 @@ static inline void eventq_retire(EventQueue *q, EventBucket *b)
     }
     if (q->last == b) {
         q->last = NULL;
+    }
+    if (q->cur == b) {
+        q->cur = NULL;
     }
     b->next = q->free_buckets;
     q->free_buckets = b;
