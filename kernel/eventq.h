@@ -61,8 +61,9 @@ typedef struct EventQueue {
     uint64_t occupied[EVENTQ_SLOTS / 64]; /* bit i: slot[i] != NULL */
     uint64_t base;      /* absolute slot number (time >> EVENTQ_SLOT_SHIFT) of the wheel's
                            first slot: that of the last event run, or 0 */
-    EventBucket *last;  /* bucket of the most recent insertion (fast path) */
-    EventBucket *cur;   /* bucket sim_run is running (its time is now), or NULL */
+    EventBucket *last;  /* bucket of the last insertion by the slow path (fast path) */
+    EventBucket *cur;   /* bucket sim_run entered last (its time is now), until it is
+                           retired; NULL before (second fast path) */
     EventBucket *front; /* bucket of the node eventq_peek returned, NULL: the far heap */
     EventHeap far;      /* nodes at or after the wheel's end */
     EventBucket *free_buckets;
