@@ -17,11 +17,12 @@
  * pooled.
  *
  * Speed (docs/performance.md, "The event queue"): scheduling at the time of the last
- * scheduling is an append; a new time is a walk of its slot's short list; the next
- * event is the first bucket of the current slot, or a scan of the bit map when that
- * slot is empty. The queue it replaced kept one heap of buckets and, past 32 pending
- * times, a hash table from time to bucket, whose inserts, removes and pointer-chasing
- * sifts were about a fifth of a trace-driven run. */
+ * slow-path scheduling, or at the time being run, is an append; a new time is a walk
+ * of its slot's short list; the next event is the first bucket of the current slot,
+ * or a scan of the bit map when that slot is empty. The queue it replaced kept one
+ * heap of buckets and, past 32 pending times, a hash table from time to bucket, whose
+ * inserts, removes and pointer-chasing sifts were about a fifth of a trace-driven
+ * run. */
 #ifndef MGTLM_EVENTQ_H
 #define MGTLM_EVENTQ_H
 
@@ -128,9 +129,9 @@ static inline SimNode *eventq_link(EventQueue *q, EventBucket *b, SimTime time, 
     return n;
 }
 
-/* Fast paths: the time of the most recent insertion, or the time of the bucket being
- * run (a notification at the current time after a send at a later one); anything
- * else goes to eventq_push_slow. */
+/* Fast paths: the time of the slow path's last insertion (q->last), or the time of the
+ * bucket being run (q->cur: a notification at the current time after a send at a
+ * later one); anything else goes to eventq_push_slow. */
 static inline SimNode *eventq_push(EventQueue *q, SimTime time, int prio, SimProc fn,
                                    void *subject, void *obj)
 {
