@@ -34,9 +34,13 @@
  * real link in both directions: a send goes into the sender partition's outbox and
  * arrives at latency + extra; the sender owns its credits for the peer (cut_used,
  * counted on send) and a slot comes back by a credit message that arrives `latency`
- * after the receiver takes the transaction; the sender's on_free then runs (at
- * SIM_PRIO_NOTIFY) if it was refused. The arriving transaction is a copy made in the
- * receiver's pool (txn_copy), so each pool is touched by one partition only.
+ * after the receiver takes the transaction. A credit counts from its time on, for
+ * every send of that time whatever the order of its events (the tie-break rule for
+ * credits, docs/kernel.md): the sender keeps the credits delivered to it and applies
+ * those due when it is short of a slot, and if it was refused, its on_free runs at
+ * its next credit's time (at SIM_PRIO_NOTIFY). A credit nobody waits for runs no
+ * event. The arriving transaction is a copy made in the receiver's pool (txn_copy),
+ * so each pool is touched by one partition only.
  * Uncut wires keep instant credits. */
 #ifndef MGTLM_PORT_H
 #define MGTLM_PORT_H
@@ -45,6 +49,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "event.h"
 #include "outbox.h"
 #include "sim.h"
 #include "txn.h"
@@ -71,10 +76,15 @@ struct Port {
     uint32_t inflight;    /* transactions on their way here (slots reserved) */
     bool peer_waiting;    /* the peer was refused: notify it when a slot frees */
     Outbox *cut;          /* NULL: uncut wire; else sends and credits go here */
-    uint32_t cut_used;    /* cut wire: peer slots this side filled, not credited back */
-    bool cut_waiting;     /* cut wire: refused, on_free when a credit comes back */
-    TraceSink *trace;     /* NULL = not recorded */
-    void *trace_ctx;      /* the sink's per-port data */
+    uint32_t cut_used;    /* cut wire: peer slots this side filled, their credits not
+                             applied yet (delivered ones may be due) */
+    bool cut_waiting;     /* cut wire: refused, on_free at the next credit's time */
+    SimTime *credit_at;   /* cut wire: times of the credits delivered and not applied,
+                             a ring in time order */
+    uint32_t credit_head, credit_n, credit_cap; /* first, count and size of the ring */
+    SimEvent credit_ev; /* cut wire: wakes a refused sender (set up on first use) */
+    TraceSink *trace;   /* NULL = not recorded */
+    void *trace_ctx;    /* the sink's per-port data */
     uint64_t n_sent;
     uint64_t n_recv;
 };

@@ -15,7 +15,11 @@
  * wake, no head may move (a head that could would have set that wake to now or
  * earlier) and every head is resolved; the round only sets that wake again. Such
  * rounds are the ones an arrival behind a waiting head asks for: 23 % of the rounds
- * of gpu4-baseline and 13 % of gpu16-baseline on SpMV (bench/event-mix traces). */
+ * of gpu4-baseline and 13 % of gpu16-baseline on SpMV (bench/event-mix traces). So
+ * such an arrival asks for no round at all, and the pending round (the last wake)
+ * keeps its place among the events of its time instead of moving behind those
+ * scheduled since (the tie-break rule for arbiters, docs/kernel.md); a round that
+ * runs anyway (an earlier notification) is still cut short. */
 #include "hw/lib/arb.h"
 
 #include <stdlib.h>
@@ -71,6 +75,8 @@ void arb_on_recv(Arb *a, Port *p)
         a->head[p->index] = ARB_UNKNOWN;
         a->busy[p->index / 64] |= 1ULL << (p->index % 64);
         a->changed = true;
+    } else if (!a->changed && sim_now(a->b->sim) < a->wake) {
+        return; /* behind a head: the round would only set the same wake */
     }
     sim_event_notify(&a->ev, 0);
 }

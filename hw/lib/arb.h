@@ -67,7 +67,8 @@ bool arb_init(Arb *a, Block *b, SimTime latency, ArbRouteFn route, ArbAbsorbFn a
 /* Clears the timing state (call from reset). */
 void arb_reset(Arb *a);
 /* Notes an arrival at p and requests an arbitration round at the current time
- * (call from on_recv). */
+ * (call from on_recv), unless the arrival is behind p's head and nothing changed since
+ * the last round, whose wake then stays pending as it is (arb.c). */
 void arb_on_recv(Arb *a, Port *p);
 /* Unblocks the output p and requests a round (call from on_free). */
 void arb_on_free(Arb *a, Port *p);

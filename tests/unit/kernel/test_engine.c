@@ -1,11 +1,11 @@
 /* Partitioned-engine unit tests on tiny hand-built platforms: a cut wire's latency and
  * credit return (the sender owns its credits; a slot comes back `latency` after the
- * receiver takes), transaction ids per partition, the order of cross arrivals at one
- * time (by sending partition, then send order), windows that skip idle time, the
- * same results on 1 and 2 threads and in slices (threads kept from run to run),
- * --until semantics and sim_stop in one partition,
- * transactions that move across a cut wire on one thread and on two (the sender
- * sends a copy of what it keeps), and the longest-processing-time-first dealing of
+ * receiver takes; a credit counts for every send of its time), transaction ids per
+ * partition, the order of cross arrivals at one time (by sending partition, then
+ * send order), windows that skip idle time, the same results on 1 and 2 threads and
+ * in slices (threads kept from run to run), --until semantics and sim_stop in one
+ * partition, transactions that move across a cut wire on one thread and on two (the
+ * sender sends a copy of what it keeps), and the longest-processing-time-first dealing of
  * partitions to threads and MPI ranks.
  * Expected values are derived by hand in the comments. */
 #include <stdlib.h>
@@ -28,6 +28,8 @@ typedef struct Sender {
     bool keep_first; /* keeps a reference to the first transaction in `kept` */
     Txn *kept;
     const Txn *sent[64]; /* each transaction sent, by send order */
+    int frees;           /* on_free calls so far */
+    int frees_at[64];    /* frees when each transaction was sent, by send order */
 } Sender;
 
 typedef struct Receiver {
@@ -54,6 +56,7 @@ static void sender_push(Sender *s)
             return;
         }
         s->sent[s->next] = s->held;
+        s->frees_at[s->next] = s->frees;
         s->held = NULL;
         s->next++;
         if (s->stop_after_first) {
@@ -73,6 +76,7 @@ static void sender_on_free(Block *b, Port *p)
 {
     Sender *s = (Sender *)b;
     CHECK(p == &s->port);
+    s->frees++;
     sender_push(s);
 }
 
@@ -153,7 +157,10 @@ static void teardown(Sender *s, Receiver *r)
  * 120, whose credits reach the sender at 210 and 220: id 3 goes at 210 (arrives 310),
  * id 4 at 220 (arrives 320). Takes at 320 and 330 (credits back at 420, 430): id 5
  * goes at 420, arrives 520, taken 530. (An uncut wire gives its slot back at once:
- * takes 110, 120, 220, 230, 330.) */
+ * takes 110, 120, 220, 230, 330.) A credit is no event: the sender, refused, is woken
+ * at its next credit's time (210: id 3 goes, id 4 is refused again; 220; 420) and
+ * applies the credits due when it is short of a slot; the credits of 430 and 630 are
+ * delivered and never needed. */
 static Engine *credits_platform(Sender *s, Receiver *r)
 {
     Engine *e = engine_new(2);
@@ -176,12 +183,14 @@ static void credits_check_free(Engine *e, Sender *s, Receiver *r)
         CHECK_EQ_U64(r->at[i], want[i]);
         CHECK_EQ_U64(r->ids[i], (uint64_t)i + 1);
     }
-    CHECK_EQ_U64(s->port.cut_used, 0);
-    /* events: partition 0: the start and one credit per take (210, 220, 420, 430,
-     * 630) = 6; partition 1: 5 arrivals + 5 takes = 10. The last is the credit of
-     * the take at 530, at 630. */
-    CHECK_EQ_U64(engine_events(e), 16);
-    CHECK_EQ_U64(engine_now(e), 630);
+    /* the slots of ids 4 and 5 are not credited back yet: their two credits (430,
+     * 630) are delivered and kept */
+    CHECK_EQ_U64(s->port.cut_used, 2);
+    CHECK_EQ_U64(s->port.credit_n, 2);
+    /* events: partition 0: the start and the wakes at 210, 220 and 420 = 4; partition
+     * 1: 5 arrivals + 5 takes = 10. The last is the take at 530. */
+    CHECK_EQ_U64(engine_events(e), 14);
+    CHECK_EQ_U64(engine_now(e), 530);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 0))), 0);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(engine_sim(e, 1))), 0);
     teardown(s, r);
@@ -210,6 +219,53 @@ static void test_cut_credits_2(void)
     test_cut_credits(2);
 }
 
+/* The tie-break rule for credits (docs/kernel.md): a credit counts from its time on,
+ * for every send of that time. A receiver of one slot takes every 10 ps over a cut
+ * wire of 100 ps; 3 transactions. t=0: id 1 goes, id 2 is refused; id 1 taken at 110,
+ * its credit due at 210, where the sender also tries again (SIM_PRIO_DEFAULT, before
+ * the wake at SIM_PRIO_NOTIFY): id 2 goes with no on_free (before the rule it was
+ * refused until the credit's event had run, and went from the on_free that event
+ * called), id 3 is refused. The wake at 210 finds no credit due (on_free 1, id 3
+ * refused again); id 2 taken at 320, credit 420: the wake calls on_free 2 and id 3
+ * goes, taken at 530. Events: partition 0: the start, the try at 210, the wakes at 210
+ * and 420 = 4; partition 1: 3 arrivals, 3 takes = 6. */
+static void test_credit_same_time(unsigned threads)
+{
+    Engine *e = engine_new(2);
+    Sender s = {.total = 3};
+    Receiver r = {.take_every = 10};
+    sender_init(&s, engine_sim(e, 0), "s.out");
+    receiver_init(&r, engine_sim(e, 1), 1);
+    CHECK(port_connect(&s.port, &r.port[0], 100, NULL));
+    engine_cut(e, &s.port, 0, &r.port[0], 1);
+    sim_schedule_at(engine_sim(e, 0), 210, SIM_PRIO_DEFAULT, sender_start, &s, NULL);
+    SimRunResult res;
+    EngineTimes times = {0};
+    CHECK(engine_run(e, SIM_TIME_MAX, threads, &times, &res, NULL));
+    CHECK(res == SIM_RUN_IDLE);
+    CHECK_EQ_U64(r.n, 3);
+    SimTime want[] = {110, 320, 530};
+    int frees[] = {0, 0, 2};
+    for (int i = 0; i < 3 && i < r.n; i++) {
+        CHECK_EQ_U64(r.at[i], want[i]);
+        CHECK_EQ_U64(s.frees_at[i], frees[i]);
+    }
+    CHECK_EQ_U64(s.frees, 2);
+    CHECK_EQ_U64(engine_events(e), 10);
+    teardown(&s, &r);
+    engine_free(e);
+}
+
+static void test_credit_same_time_1(void)
+{
+    test_credit_same_time(1);
+}
+
+static void test_credit_same_time_2(void)
+{
+    test_credit_same_time(2);
+}
+
 /* The same platform run in slices of 35 ps (each run ends at a slice end, as `mgtlm
  * run` ends one every 10 us) on 2 threads, but runs 10 and 11 on 1: the threads of
  * the first run run the next nine too, run 10 ends them and run 12 starts new ones.
@@ -229,12 +285,14 @@ static void test_cut_credits_slices(void)
         runs++;
     }
     CHECK(res == SIM_RUN_IDLE);
-    CHECK_EQ_U64(runs, 19); /* the last event, at 630, runs in [630, 664] */
+    /* the last event, the take at 530, runs in [525, 559]; that run delivers its
+     * credit (630) at its end, so run 17 finds nothing pending */
+    CHECK_EQ_U64(runs, 17);
     /* one window in each run that has an event: [0, 35) the sends; [100, 105) the
-     * arrivals; [110, 140) the takes; [210, 245) credits, sends; [310, 315) and
-     * [320, 350) arrivals, takes; [420, 455) credits, a send; [520, 525) its arrival;
-     * [530, 560) its take; [630, 665) the last credit */
-    CHECK_EQ_U64(times.windows, 10);
+     * arrivals; [110, 140) the takes; [210, 245) wakes, sends; [310, 315) and
+     * [320, 350) arrivals, takes; [420, 455) a wake, a send; [520, 525) its arrival;
+     * [530, 560) its take */
+    CHECK_EQ_U64(times.windows, 9);
     credits_check_free(e, &s, &r);
 }
 
@@ -385,9 +443,9 @@ static void test_deal(void)
 
 /* Idle time is skipped: a sender starting at 1 ms over a 10 ps wire takes 3 windows
  * of 10 ps ([1 ms, +10) sends; [+10, +20) receives and takes; [+20, +30) the credit
- * is back), not 10^8. --until 1 ms + 9 runs the send but not the arrival (the
- * sender's partition is then empty, the run not idle: sim_idle); the rest runs on a
- * second call. */
+ * is back: delivered during the run, it opens a window that runs no event), not 10^8.
+ * --until 1 ms + 9 runs the send but not the arrival (the sender's partition is then
+ * empty, the run not idle: sim_idle); the rest runs on a second call. */
 static void test_windows_until(void)
 {
     Engine *e = engine_new(2);
@@ -415,7 +473,7 @@ static void test_windows_until(void)
     CHECK_EQ_U64(r.n, 1);
     CHECK_EQ_U64(r.at[0], 1000000010);
     CHECK_EQ_U64(times.windows, 3);
-    CHECK_EQ_U64(engine_now(e), 1000000020);
+    CHECK_EQ_U64(engine_now(e), 1000000010); /* the take: a credit is no event */
     CHECK(sim_idle(engine_sim(e, 0)) && sim_idle(engine_sim(e, 1)));
     teardown(&s, &r);
     engine_free(e);
@@ -447,6 +505,8 @@ int main(void)
     RUN(test_cut_credits_1);
     RUN(test_cut_credits_2);
     RUN(test_cut_credits_slices);
+    RUN(test_credit_same_time_1);
+    RUN(test_credit_same_time_2);
     RUN(test_cross_order_1);
     RUN(test_cross_order_2);
     RUN(test_cut_move_1);
