@@ -39,8 +39,11 @@ void port_destroy(Port *p)
     txn_fifo_free(&p->buf);
     if (p->credit_ev.sim) {
         sim_event_cancel(&p->credit_ev);
+        p->credit_ev = (SimEvent){0};
     }
     free(p->credit_at);
+    p->credit_at = NULL;
+    p->credit_n = p->credit_cap = p->credit_head = 0;
     free(p->name);
     p->name = NULL;
 }

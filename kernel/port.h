@@ -92,7 +92,9 @@ struct Port {
 /* Initialises a port with a receive buffer of cap slots (cap >= 1). The name is
  * copied. Returns false on allocation failure. */
 bool port_init(Port *p, Block *owner, uint32_t index, const char *name, uint32_t cap);
-/* Releases the buffer (and the references of transactions still queued). */
+/* Releases the buffer (and the references of transactions still queued) and the
+ * cut wire's credits; call it before the port's kernel (Sim) is freed, which holds the
+ * wake event it cancels. */
 void port_destroy(Port *p);
 /* Joins a and b with the given latency. Fails if either is already bound. */
 bool port_connect(Port *a, Port *b, SimTime latency, SimError *err);

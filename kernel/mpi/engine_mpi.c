@@ -392,10 +392,22 @@ static void mpi_reduce(SimTime *next, int *stop)
     *next = n;
 }
 
-/* Every rank learns the time and events of every partition. */
+/* Every rank learns the time and events of every partition, and the earliest event
+ * pending in any partition once the last window's messages are delivered: what
+ * engine_next_time says on one machine (a delivered credit is no event, so it is not
+ * pending work; the last window's own next time would count it). */
 static void mpi_share_progress(EngineMpi *m)
 {
     Engine *e = m->e;
+    SimTime next = SIM_TIME_MAX;
+    for (uint32_t p = 0; p < e->n; p++) {
+        if (mpi_local(m, p)) {
+            SimTime t = sim_next_time(e->sim[p]);
+            next = t < next ? t : next;
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    e->far_next = next;
     for (uint32_t p = 0; p < e->n; p++) {
         bool local = mpi_local(m, p);
         e->far_now[p] = local ? sim_now(e->sim[p]) : 0;
@@ -446,7 +458,6 @@ bool engine_mpi_run(EngineMpi *m, SimTime until, EngineTimes *times, SimRunResul
         ok = mpi_deliver(m, k, err);
     }
     engine_empty(e);
-    e->far_next = w;
     e->far_ran = true;
     mpi_share_progress(m);
     work += engine_clock() - t;

@@ -20,7 +20,9 @@ found). CASE is one of:
              output (verdict, reasons, differing records) and every log identical,
              on testbenches whose explicit map puts a driver or the sm in a partition
              of its own and on shipped ones as they are (one partition)
-  stop       --until T on a cut variant (stop "until", same stats); SIGINT to mpirun:
+  stop       --until T on a cut variant (stop "until", same stats); --until between
+             gpu4-baseline's last event and its last credit's return (stop "idle" on
+             both, same stats); SIGINT to mpirun:
              no hang, rank 0 wrote valid stats with stop "signal" and readable logs
 
 Every case but `refused` exits 77 (skipped) with a message when MPI was not built or
@@ -150,6 +152,14 @@ def case_stop(tmp):
     last = max((json.loads(line)["t"] for body in logs.values()
                 for line in body.splitlines()), default=0)
     check(0 < last <= 12345000, "until: last logged event at %d ps" % last)
+    # --until between the last event and the last credit's return (a credit is no
+    # event, docs/kernel.md): the run is idle on threads and on ranks alike
+    base = os.path.join(PLATFORMS, "gpu4-baseline.json")
+    end = run(tmp, "whole", base, 0, [], "jsonl")[1].get("run", {}).get("simulated_ps", 0)
+    _, tail, _ = same_as_threads(tmp, "credit tail", base, ["--until", "%dps" % (end + 10000)],
+                                 fmt="jsonl")
+    check(tail.get("run", {}).get("stop") == "idle",
+          "credit tail: stop %s" % tail.get("run", {}).get("stop"))
     stats_path = os.path.join(tmp, "sig.json")
     log_dir = os.path.join(tmp, "sig-logs")
     cmd = [MPIRUN, "-n", "2", "--oversubscribe", MGTLM, "run", cut, "--mpi", "-q",

@@ -1,6 +1,6 @@
 /* Port unit tests: latency, bounded buffers, backpressure and on_free, answers that
  * are never refused (and ports that bound them), port_forward, transaction reference
- * counts and pool accounting. */
+ * counts and pool accounting, and a cut wire's credits kept by the sender. */
 #include <stdlib.h>
 
 #include "kernel/block.h"
@@ -379,6 +379,99 @@ static void test_declared(void)
     sim_free(sim);
 }
 
+/* What a probe event saw of a cut wire's sender: its slots in use, the credits kept. */
+typedef struct CutProbe {
+    Port *port;
+    bool can;
+    uint32_t used, kept;
+} CutProbe;
+
+static void cut_probe(void *subject, void *obj)
+{
+    CutProbe *c = subject;
+    (void)obj;
+    c->can = port_can_send(c->port);
+    c->used = c->port->cut_used;
+    c->kept = c->port->credit_n;
+}
+
+/* A credit for sender p due at `at`, as the engine delivers one. */
+static void cut_credit(Sim *sim, Port *p, SimTime at)
+{
+    OutboxMsg m = {.at = at, .dst = p, .t = NULL};
+    port_cut_deliver(sim, &m);
+}
+
+/* A cut wire's credits on the sender's side (docs/kernel.md, the tie-break rule for
+ * credits), with the engine's delivery called by hand: 4 requests fill the peer's 4
+ * slots and a port_can_send at 0 is refused (the sender waits); 20 responses (never
+ * refused) take cut_used to 24. Credits at 10, 20, ..., 60 are delivered into the
+ * ring's first 6 slots and wake the sender once, at 10 (on_free 1; that wake applies
+ * the credit of 10). The probe at 35 applies those of 20 and 30 (the ring's head moves
+ * to 3), is refused and waits again, so a wake is due at 40. Credits at 70-120 are
+ * delivered before 40: the ring wraps and grows from 8 to 16 slots with its head at 3.
+ * The wake at 40 applies that credit (on_free 2); the probe at 75 applies exactly
+ * those of 50-70 (time order kept through the growth) and waits; the wake at 80
+ * (on_free 3); the probe at 1000 applies the last four, 90-120, and is refused: 12
+ * slots stay used, those of the responses whose credits never came. */
+static void test_cut_credit_ring(void)
+{
+    Sim *sim = sim_new();
+    Sender s = {.total = 0};
+    Receiver r = {.take_every = 10};
+    setup(sim, &s, &r, 4, 100);
+    OutboxSide side_s = {0}, side_r = {0};
+    outbox_side_begin(&side_s, 0);
+    outbox_side_begin(&side_r, 0);
+    Outbox sr, rs;
+    outbox_init(&sr, &side_s);
+    outbox_init(&rs, &side_r);
+    port_cut(&s.port, &sr, &r.port, &rs);
+    for (int i = 0; i < 4; i++) {
+        CHECK(port_send(&s.port, txn_new(sim, TXN_WRITE, 0, 4)));
+    }
+    CHECK(!port_can_send(&s.port));
+    for (int i = 0; i < 20; i++) {
+        Txn *t = txn_new(sim, TXN_WRITE, 0, 4);
+        t->cmd = TXN_RESP;
+        CHECK(port_send(&s.port, t));
+    }
+    CHECK_EQ_U64(s.port.cut_used, 24);
+    CHECK_EQ_U64(sr.buf[0].n, 24);
+    for (SimTime t = 10; t <= 60; t += 10) {
+        cut_credit(sim, &s.port, t);
+    }
+    CutProbe at35 = {.port = &s.port}, at75 = {.port = &s.port}, end = {.port = &s.port};
+    sim_schedule_at(sim, 35, SIM_PRIO_DEFAULT, cut_probe, &at35, NULL);
+    sim_schedule_at(sim, 75, SIM_PRIO_DEFAULT, cut_probe, &at75, NULL);
+    sim_schedule_at(sim, 1000, SIM_PRIO_DEFAULT, cut_probe, &end, NULL);
+    CHECK(sim_run(sim, 39) == SIM_RUN_UNTIL);
+    CHECK(!at35.can);
+    CHECK_EQ_U64(at35.used, 21);
+    CHECK_EQ_U64(at35.kept, 3);
+    CHECK_EQ_U64(s.freed, 1);
+    for (SimTime t = 70; t <= 120; t += 10) {
+        cut_credit(sim, &s.port, t);
+    }
+    CHECK_EQ_U64(s.port.credit_n, 9);
+    CHECK_EQ_U64(s.port.credit_cap, 16);
+    CHECK(sim_run(sim, SIM_TIME_MAX) == SIM_RUN_IDLE);
+    CHECK(!at75.can);
+    CHECK_EQ_U64(at75.used, 17);
+    CHECK_EQ_U64(at75.kept, 5);
+    CHECK(!end.can);
+    CHECK_EQ_U64(end.used, 12);
+    CHECK_EQ_U64(end.kept, 0);
+    CHECK_EQ_U64(s.freed, 3);
+    CHECK_EQ_U64(sim_now(sim), 1000);
+    port_destroy(&s.port);
+    port_destroy(&r.port);
+    outbox_destroy(&sr);
+    outbox_destroy(&rs);
+    CHECK_EQ_U64(txn_pool_live(sim_txn_pool(sim)), 0);
+    sim_free(sim);
+}
+
 int main(void)
 {
     RUN(test_latency_and_backpressure);
@@ -389,5 +482,6 @@ int main(void)
     RUN(test_txn_refcounts);
     RUN(test_names);
     RUN(test_declared);
+    RUN(test_cut_credit_ring);
     return harness_report();
 }
