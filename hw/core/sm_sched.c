@@ -22,6 +22,8 @@
 
 #define SM_REGS 256
 #define SM_PENDING UINT64_MAX
+/* How many instructions ahead of a warp's next one sched_wake prefetches. */
+#define SCHED_AHEAD 3
 
 typedef struct SmSlot {
     const AtsWarp *warp; /* NULL: free slot */
@@ -161,9 +163,11 @@ uint32_t sm_sched_free_slots(const SmSched *s)
 /* Recomputes the wake of slot w: the latest of the cycles its next instruction waits
  * for (the barrier's release, its registers, a fence's last load answer), UINT64_MAX
  * while it waits for an event (a free slot, an ended warp, the barrier, a load, a
- * fence's loads). The instruction after the next is fetched into the cache here: a
- * warp's instructions are read in order, one per issue, from a stream of its own
- * (an SM interleaves 64), so each would otherwise miss. */
+ * fence's loads). The instruction SCHED_AHEAD after the next is fetched into the
+ * cache here: a warp's instructions are read in order, one per issue, from a stream
+ * of its own (an SM interleaves 64), so each would otherwise miss; one ahead came too
+ * late when a warp issues again at once (GTO), and the load of the next instruction was
+ * then the hottest of this function (docs/performance.md, "Fetching further ahead"). */
 static void sched_wake(SmSched *s, SmSlot *w)
 {
     uint64_t *wake = &s->wake[w - s->slots];
@@ -173,8 +177,8 @@ static void sched_wake(SmSched *s, SmSlot *w)
     }
     const AtsInst *in = &w->warp->inst[w->pc];
     s->next[w - s->slots] = in;
-    if (w->pc + 1 < w->warp->ninst) {
-        __builtin_prefetch(in + 1);
+    if (w->pc + SCHED_AHEAD < w->warp->ninst) {
+        __builtin_prefetch(in + SCHED_AHEAD);
     }
     uint64_t t = w->bar_release;
     if (in->cls == ATS_MEMBAR) {
