@@ -91,6 +91,21 @@ static void rig_send(void *subject, void *obj)
     CHECK(port_send(p, txn_new(r->sim, TXN_WRITE, 0, 4)));
 }
 
+/* Schedules a write from source src at time t. */
+static void rig_at(Rig *r, SimTime t, int src)
+{
+    sim_schedule_at(r->sim, t, SIM_PRIO_DEFAULT, rig_send, r, &r->src[src]);
+}
+
+/* A new rig with the writes both tests start with: three on input 0, at 0, 0 and 500. */
+static void rig_start(Rig *r)
+{
+    rig_init(r);
+    rig_at(r, 0, 0);
+    rig_at(r, 0, 0);
+    rig_at(r, 500, 0);
+}
+
 /* Takes and releases everything the sink holds; returns how many. */
 static uint64_t rig_drain(Rig *r)
 {
@@ -112,10 +127,7 @@ static uint64_t rig_drain(Rig *r)
 static void test_arrival_behind_a_head(void)
 {
     Rig r;
-    rig_init(&r);
-    sim_schedule_at(r.sim, 0, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
-    sim_schedule_at(r.sim, 0, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
-    sim_schedule_at(r.sim, 500, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
+    rig_start(&r);
     CHECK(sim_run(r.sim, 999) == SIM_RUN_UNTIL);
     CHECK_EQ_U64(rig_drain(&r), 1);
     CHECK_EQ_U64(sim_events_executed(r.sim), 8);
@@ -139,11 +151,8 @@ static void test_arrival_behind_a_head(void)
 static void test_arrival_at_an_empty_input(void)
 {
     Rig r;
-    rig_init(&r);
-    sim_schedule_at(r.sim, 0, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
-    sim_schedule_at(r.sim, 0, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
-    sim_schedule_at(r.sim, 500, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[0]);
-    sim_schedule_at(r.sim, 600, SIM_PRIO_DEFAULT, rig_send, &r, &r.src[1]);
+    rig_start(&r);
+    rig_at(&r, 600, 1);
     CHECK(sim_run(r.sim, 1000) == SIM_RUN_UNTIL);
     CHECK_EQ_U64(rig_drain(&r), 2);
     CHECK_EQ_U64(port_count(&r.ports[0]), 2);
