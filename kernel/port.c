@@ -160,8 +160,9 @@ static void port_arrive(void *subject, void *obj)
     port_receive(q, obj);
 }
 
-/* A credit delivered to sender p (at a window's start), due at `at`: credits come in
- * time order, since the receiver takes in time order and each comes `latency` later. */
+/* A credit delivered to sender p (between two windows of its partition), due at
+ * `at`: credits come in time order, since the receiver takes in time order and each
+ * comes `latency` later. */
 static void port_credit_put(Port *p, SimTime at)
 {
     if (p->credit_n == p->credit_cap) {
@@ -194,7 +195,6 @@ void port_cut_deliver(Sim *sim, OutboxMsg *m)
         sim_schedule_at(sim, m->at, SIM_PRIO_DELIVER, port_receive, m->dst, m->t);
         m->t = NULL;
     } else {
-        (void)sim;
         port_credit_put(m->dst, m->at);
     }
 }
