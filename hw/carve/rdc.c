@@ -31,8 +31,9 @@
  *     `net` at completion.
  *   * a write or atomic marks an outstanding fill of a line it touches not to insert
  *     (the home read that line before this write reached it).
- *   * a read crossing a line boundary bypasses the cache (counted in bypass) but keeps
- *     its place in the pipe (leaves at max(now, the previous pipe item's time)).
+ *   * a read crossing a line boundary, or marked uncached (the sm's flush reads),
+ *     bypasses the cache (counted in bypass) but keeps its place in the pipe (leaves
+ *     at max(now, the previous pipe item's time)).
  * - release / kernel_begin / kernel_end: keep their place in the pipe and leave out
  *   of `net` (after the writes before them), taking no pipe time.
  * - invalidate with dst == own GPU: the epoch block's reset on an EPCTR wrap. Every
@@ -290,7 +291,7 @@ static void rdc_poison(Rdc *r, uint64_t first, uint64_t last)
 static void rdc_read(Rdc *r, Txn *t, SimTime now)
 {
     uint64_t n = t->addr / r->line;
-    if (t->len == 0 || (t->addr + t->len - 1) / r->line != n) {
+    if (t->len == 0 || (t->addr + t->len - 1) / r->line != n || t->uncached) {
         (*r->bypass)++;
         rdc_push(r, t, now > r->last_ready ? now : r->last_ready, true);
         return;

@@ -8,6 +8,10 @@
  *   (k-th active lane at base + k * stride); 2 hex base of the first active lane, then
  *   one decimal delta per further active lane, added to the previous lane's address.
  *   An address outside 0..2^64-1 is refused, never wrapped.
+ * - A global atomic (ATOMG, RED) must be 4, 8 or 16 bytes per lane (SASS has no
+ *   other); the sm would otherwise run it as 4 bytes, touching bytes the trace does
+ *   not (docs/traces.md). Its addresses need not be aligned (the hand-written test
+ *   traces cross a line and a page on purpose).
  * - A memory class that needs addresses (accelsim_op.h) with mem_width 0 is refused;
  *   a class that is not a memory access keeps width 0 and its addresses, if any, are
  *   checked and dropped. An instruction with no active lane keeps its width and has
@@ -504,6 +508,19 @@ static bool inst_tail(InstCur *c, SimError *err)
                          c->at.file, c->at.line, inst_cut(tok));
 }
 
+/* A global atomic's width: 4, 8 or 16 bytes per lane (SASS has no other); false with
+ * a message. */
+static bool inst_atomic_ok(const char *opcode, uint64_t width, AtsWhere at, SimError *err)
+{
+    if (width == 4 || width == 8 || width == 16) {
+        return true;
+    }
+    return sim_error_set(err,
+                         "%s:%" PRIu64 ": %s with mem_width %" PRIu64
+                         " (atomics are 4, 8 or 16 bytes per lane)",
+                         at.file, at.line, opcode, width);
+}
+
 /* A trusted line's instruction of class cls whose fields after the source registers
  * nobody reads (see ats_inst_parse). */
 INST_HOT bool inst_short(AtsOpKind kind, AtsClass cls)
@@ -597,6 +614,10 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpB
     if (width == 0 && ats_class_needs_addrs(in->cls)) {
         return sim_error_set(err, "%s:%" PRIu64 ": %s without addresses (mem_width 0)",
                              at.file, at.line, opcode);
+    }
+    if ((in->cls == ATS_ATOMG || in->cls == ATS_RED) && width > 0 &&
+        !inst_atomic_ok(opcode, width, at, err)) {
+        return false;
     }
     if (width > 0 && (ats_class_needs_addrs(in->cls) || in->cls == ATS_LDC)) {
         in->width = (uint32_t)width;

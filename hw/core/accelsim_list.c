@@ -7,6 +7,10 @@
  *   to the host (they move no data the kernels read), and so does mgtlm, but their
  *   form is still checked. Any other line is refused ("unknown command"), so that a
  *   misspelt launch is not silently dropped as Accel-Sim drops it.
+ * - A copy whose end (address + bytes, exclusive) does not fit in 64 bits is refused
+ *   here, naming its line, for both directions: the host's placement takes the same
+ *   rule for allocations (placement.c), which until stop 29 was the only check, with
+ *   no line, and none for MemcpyDtoH.
  * - A launch names a file of the same folder, "kernel-<n>.traceg" (optionally ".gz"):
  *   a path with a '/' is refused, which keeps a trace folder self-contained. The file
  *   is looked up as written, then with ".gz" appended, so a folder whose traces were
@@ -80,6 +84,12 @@ static bool list_parse_memcpy(const char *args, AtsCmd *c, const char *file, uin
     if (!list_parse_u64(bytes, 10, &c->bytes)) {
         return sim_error_set(err, "%s:%" PRIu64 ": bad byte count \"%s\" (decimal)", file,
                              ln, bytes);
+    }
+    if (c->bytes > UINT64_MAX - c->addr) {
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": %.10s of %" PRIu64 " bytes at 0x%" PRIx64
+                             ": its end, address + bytes, must fit in 64 bits",
+                             file, ln, args - 10, c->bytes, c->addr);
     }
     return true;
 }

@@ -427,6 +427,11 @@ bool ats_reader_mark(AtsReader *r, AtsMark *m)
     return true;
 }
 
+uint64_t ats_reader_block_line(const AtsReader *r)
+{
+    return r->mark.line;
+}
+
 bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err)
 {
     if (!ats_lines_seek(r->lines, m->offset, m->line, err)) {

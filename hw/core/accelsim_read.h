@@ -61,6 +61,9 @@ typedef struct AtsMark {
 /* The mark of the block last peeked, viewed or skipped into *m; false if the file
  * cannot seek (it is gzip-compressed) or no block was reached. */
 bool ats_reader_mark(AtsReader *r, AtsMark *m);
+/* The line number of the #BEGIN_TB of the block last peeked, viewed or skipped, in a
+ * seekable file or not (0 before the first block), for messages. */
+uint64_t ats_reader_block_line(const AtsReader *r);
 /* Moves to the block at m, a mark of the same file: the next call reads that block.
  * False with "<file>:<line>: cannot seek: <reason>" in err. */
 bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err);

@@ -54,7 +54,10 @@
  *   grid) counts in trace_errors (a model error; the first message
  *   per kernel goes to stderr) and is not run; a read error ends the kernel's file.
  *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
- *   the dispatcher hold the whole grid.
+ *   the dispatcher hold the whole grid. With the run's scan (the data check, on by
+ *   default) the sm refuses a file out of order at load (sm.c); this count is for
+ *   runs without it, which do not see a block out of order after their GPU's last
+ *   CTA.
  * - Other GPUs' CTAs are passed over without parsing their instructions
  *   (ats_reader_skip). With the scan held and a plain (not .gz) file in index order,
  *   the reading starts at the scan's seek point before the GPU's first CTA

@@ -33,7 +33,15 @@
  *   is resident and every request is answered, after queueing release and kernel_end
  *   (they leave before any later request). A malformed or unexpected control message
  *   is answered with status generic_error and counted in ctl_errors.
- * - busy_ps counts time with at least one resident CTA. */
+ * - busy_ps counts time with at least one resident CTA.
+ * - With the run's scan (the data check on, the default), a kernel whose CTA does not
+ *   fit an empty SM of these parameters is refused at load, naming the kernel file
+ *   and the resource (exit 2): no SM could ever run it. Without the scan the
+ *   dispatcher learns it at the launch and counts fit_errors (a model error). So is a
+ *   kernel file whose thread blocks are not listed once each in increasing index
+ *   (TraceDisorder, trace_scan.h): valid for Accel-Sim, which keeps each block's id,
+ *   but the dispatchers read a file once, in index order, and would pass over a
+ *   block that comes too late (dispatch.c). */
 #include <stdlib.h>
 
 #include "hw/core/sm_priv.h"
@@ -238,6 +246,44 @@ static bool sm_pow2(uint64_t v)
     return v != 0 && (v & (v - 1)) == 0;
 }
 
+static void sm_finalize(Block *b);
+
+/* Refuses, with the scan, a kernel file whose thread blocks are not listed once each
+ * in increasing index, or whose CTA fits no SM of these parameters. */
+static bool sm_check_fit(const Sm *s, SimError *err)
+{
+    if (!s->scan) {
+        return true;
+    }
+    SmResources r = sm_resources(s);
+    for (size_t k = 0; k < trace_scan_kernels(s->scan); k++) {
+        const TraceKernel *tk = trace_scan_kernel(s->scan, k);
+        const TraceDisorder *d = &tk->disorder;
+        if (!tk->in_order) {
+            return sim_error_set(
+                err,
+                "%s:%llu: thread block %u,%u,%u (index %llu) after index "
+                "%llu: a run needs the blocks listed once each, in "
+                "increasing index",
+                tk->path, (unsigned long long)d->line, d->x, d->y, d->z,
+                (unsigned long long)d->index, (unsigned long long)d->prev);
+        }
+        SmLimit why;
+        if (sm_occupancy(&r, &tk->info, &why) > 0) {
+            continue;
+        }
+        uint64_t need, have;
+        sm_occupancy_need(&r, &tk->info, why, &need, &have);
+        return sim_error_set(err,
+                             "%s: a thread block of (%u,%u,%u) threads needs %s %llu, "
+                             "more than the sm's %llu: it fits no SM",
+                             tk->path, tk->info.block[0], tk->info.block[1],
+                             tk->info.block[2], sm_occupancy_limit_name(why),
+                             (unsigned long long)need, (unsigned long long)have);
+    }
+    return true;
+}
+
 static bool sm_realize(Block *b, SimError *err)
 {
     Sm *s = (Sm *)b;
@@ -273,7 +319,11 @@ static bool sm_realize(Block *b, SimError *err)
     egress_init(&s->memq, b, s->mem, &(EgressOpts){.external_wake = true});
     egress_init(&s->ctlq, b, s->ctl, NULL);
     sim_event_init(&s->tick, b->sim, SIM_PRIO_DEFAULT, sm_tick, s, NULL);
-    return sm_check_start(s, err);
+    if (!sm_check_start(s, err) || !sm_check_fit(s, err)) {
+        sm_finalize(b); /* the platform discards a block that fails its realize */
+        return false;
+    }
+    return true;
 }
 
 static void sm_reset(Block *b)

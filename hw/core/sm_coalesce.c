@@ -1,9 +1,17 @@
 /* Coalescing of one warp's global access into line requests (SPEC.md 6.3): a linear
  * search over the requests made so far keeps the order of first appearance; a warp
- * makes at most 64 of them, so no index is needed. */
+ * makes at most 96 of them, so no index is needed. */
 #include "hw/core/sm_coalesce.h"
 
 #include <assert.h>
+
+#include "hw/core/accelsim_read.h"
+
+_Static_assert(SM_COALESCE_MAX_WIDTH == ATS_WIDTH_MAX,
+               "the sm coalesces every width the trace reader takes");
+_Static_assert(SM_COALESCE_MAX_REQS >=
+                   32 * ((SM_COALESCE_MAX_WIDTH - 2) / SM_LINE_BYTES + 2),
+               "room for the lines of 32 lanes");
 
 /* Marks bytes [first, last] of one line (offsets within the line) on its request,
  * creating the request if the line is new. Returns the new request count. */
@@ -39,13 +47,16 @@ size_t sm_coalesce(const uint64_t *addrs, uint32_t mask, uint32_t width, SmLineR
         uint64_t last = a > UINT64_MAX - (width - 1) ? UINT64_MAX : a + (width - 1);
         uint64_t line = a & ~(uint64_t)(SM_LINE_BYTES - 1);
         uint64_t last_line = last & ~(uint64_t)(SM_LINE_BYTES - 1);
-        if (line == last_line) {
-            n = coalesce_touch(out, n, line, (uint32_t)(a - line),
-                               (uint32_t)(last - line), lane);
-        } else {
-            n = coalesce_touch(out, n, line, (uint32_t)(a - line), SM_LINE_BYTES - 1,
-                               lane);
-            n = coalesce_touch(out, n, last_line, 0, (uint32_t)(last - last_line), lane);
+        uint32_t first = (uint32_t)(a - line);
+        for (;;) {
+            uint32_t end =
+                line == last_line ? (uint32_t)(last - line) : SM_LINE_BYTES - 1;
+            n = coalesce_touch(out, n, line, first, end, lane);
+            if (line == last_line) {
+                break;
+            }
+            line += SM_LINE_BYTES;
+            first = 0;
         }
     }
     return n;

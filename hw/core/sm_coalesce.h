@@ -7,8 +7,9 @@
  * fine-grained path) and the lanes that touch it.
  *
  * Decisions:
- * - width is 1..SM_COALESCE_MAX_WIDTH bytes, so one lane touches at most two lines and
- *   a warp at most SM_COALESCE_MAX_REQS requests; the caller's array has that room.
+ * - width is 1..SM_COALESCE_MAX_WIDTH bytes, every width the trace reader takes
+ *   (ATS_WIDTH_MAX), so one lane touches at most three lines, lowest first, and a warp
+ *   makes at most SM_COALESCE_MAX_REQS requests; the caller's array has that room.
  * - A range that would run past 2^64 - 1 ends there (the address space does not wrap
  *   around to line 0). */
 #ifndef MGTLM_HW_CORE_SM_COALESCE_H
@@ -19,8 +20,8 @@
 
 #define SM_LINE_BYTES 128
 #define SM_SECTOR_BYTES 32
-#define SM_COALESCE_MAX_WIDTH 128
-#define SM_COALESCE_MAX_REQS 64
+#define SM_COALESCE_MAX_WIDTH 256
+#define SM_COALESCE_MAX_REQS (32 * 3)
 
 typedef struct SmLineReq {
     uint64_t line;     /* address of the line's first byte */

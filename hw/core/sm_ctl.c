@@ -20,11 +20,14 @@
  *   for a path whose write-back cache answers writes before they reach their home
  *   (DualOpt's RDMA$ writes its dirty lines back at kernel_end and holds later
  *   requests until they are acknowledged, so the flush read returns after them).
+ *   A flush read is marked `uncached` (sm_mem.c): no cache before the home answers
+ *   it, or it could return before the writes it follows (an L1 or CARVE's RDC
+ *   holding the line).
  * - Anything malformed or out of place (a launch inside a kernel, a cta or finish
  *   outside one, a CTA beyond max_ctas or the free warp slots, a memory instruction
- *   of width 0 or above 128 bytes) is answered with status generic_error and counted
- *   in ctl_errors; so is any other arrival on ctl (not answered: no response exists
- *   for it). */
+ *   of width 0 or above SM_COALESCE_MAX_WIDTH, 256 bytes) is answered with status
+ *   generic_error and counted in ctl_errors; so is any other arrival on ctl (not
+ *   answered: no response exists for it). */
 #include <string.h>
 
 #include "hw/core/accelsim_read.h"
@@ -62,10 +65,7 @@ static void sm_ctl_launch(Sm *s, Txn *t)
     AtsKernelInfo k = {.shmem = l.shmem, .nregs = l.nregs};
     memcpy(k.grid, l.grid, sizeof k.grid);
     memcpy(k.block, l.block, sizeof k.block);
-    SmResources r = {.max_ctas = (uint32_t)s->max_ctas,
-                     .max_warps = (uint32_t)s->max_warps,
-                     .regs = (uint32_t)s->regs,
-                     .shmem = (uint32_t)s->shmem};
+    SmResources r = sm_resources(s);
     sm_mem_control(s, TXN_KERNEL_BEGIN, l.hint);
     sm_answer(s, t, TXN_STATUS_OK, sm_occupancy(&r, &k, NULL), 0);
     txn_unref(t);

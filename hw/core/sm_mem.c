@@ -13,9 +13,9 @@
  *   transaction whose threads are the lanes (a lane crossing a page becomes two
  *   threads), addr = the first thread's, len = the sum of the sizes.
  * - Atomics (ATOMG, RED): one fetch-and-add (hw/lib/amo.h) per active lane, operand
- *   1, of width 4 or 8 (any other width: 4 bytes, counted in atomic_width); translated
- *   by the page of the lane's first byte (a naturally aligned atomic never crosses a
- *   page).
+ *   1, of width 4 or 8 (any other width: 4 bytes, counted in atomic_width; the reader
+ *   takes 4, 8 and 16 only); translated by the page of the lane's first byte (a
+ *   naturally aligned atomic never crosses a page).
  * - Writes are non-posted unless `posted`; every transaction with a response is
  *   tracked until it is answered (finish waits for all), but only loads (LDG, LDL,
  *   ATOMG) hold their warp (sm_sched_load_done at the last answer).
@@ -309,6 +309,7 @@ void sm_mem_flush_read(Sm *s, uint64_t paddr)
     t->src = (int16_t)(b->gpu >= 0 ? b->gpu : 0);
     t->dst = (int16_t)block_home(b, paddr);
     t->unit = (int16_t)(b->index >= 0 ? b->index : 0);
+    t->uncached = 1;
     sm_send(s, t, ri, sm_cycle_of(s, sim_now(b->sim)));
     (*s->flush_reads)++;
     sm_wake(s, 0);

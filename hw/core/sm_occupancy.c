@@ -49,3 +49,26 @@ const char *sm_occupancy_limit_name(SmLimit limit)
     }
     return "?";
 }
+
+void sm_occupancy_need(const SmResources *r, const AtsKernelInfo *k, SmLimit limit,
+                       uint64_t *need, uint64_t *have)
+{
+    uint64_t warps = sm_occupancy_warps(k);
+    switch (limit) {
+    case SM_LIMIT_CTAS:
+        *need = 1, *have = r->max_ctas;
+        return;
+    case SM_LIMIT_WARPS:
+        *need = warps, *have = r->max_warps;
+        return;
+    case SM_LIMIT_REGS: {
+        OccWide regs = (OccWide)k->nregs * ATS_LANES * warps;
+        *need = regs > UINT64_MAX ? UINT64_MAX : (uint64_t)regs, *have = r->regs;
+        return;
+    }
+    case SM_LIMIT_SHMEM:
+        *need = k->shmem, *have = r->shmem;
+        return;
+    }
+    *need = 0, *have = 0;
+}

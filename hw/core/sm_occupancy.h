@@ -43,4 +43,8 @@ uint32_t sm_occupancy(const SmResources *r, const AtsKernelInfo *k, SmLimit *lim
 /* "max_ctas", "max_warps", "regs" or "shmem" (static string). */
 const char *sm_occupancy_limit_name(SmLimit limit);
 
+/* What one CTA of kernel k takes of resource limit, and what r holds of it. */
+void sm_occupancy_need(const SmResources *r, const AtsKernelInfo *k, SmLimit limit,
+                       uint64_t *need, uint64_t *have);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "hw/core/core_msg.h"
 #include "hw/core/sm_coalesce.h"
+#include "hw/core/sm_occupancy.h"
 #include "hw/core/sm_sched.h"
 #include "hw/core/trace_scan.h"
 #include "kernel/block.h"
@@ -158,5 +159,14 @@ void sm_ctl_recv(Sm *s);
 /* Answers the CTAs the scheduler reports ended and a finish that can be answered. */
 void sm_ctl_progress(Sm *s);
 void sm_ctl_clear(Sm *s);
+
+/* The sm's parameters max_ctas, max_warps, regs and shmem (sm_occupancy.h). */
+static inline SmResources sm_resources(const Sm *s)
+{
+    return (SmResources){.max_ctas = (uint32_t)s->max_ctas,
+                         .max_warps = (uint32_t)s->max_warps,
+                         .regs = (uint32_t)s->regs,
+                         .shmem = (uint32_t)s->shmem};
+}
 
 #endif

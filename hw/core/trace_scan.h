@@ -37,6 +37,16 @@ typedef struct TraceSeek {
     AtsMark at;
 } TraceSeek;
 
+/* The first thread block of a kernel file whose index is not above the previous
+ * block's (listed out of order, or twice): a valid Accel-Sim file, but one the
+ * dispatchers cannot run (they read each file once, in index order: the sm refuses
+ * such a trace at load, sm.c). */
+typedef struct TraceDisorder {
+    uint64_t line;    /* its #BEGIN_TB */
+    uint32_t x, y, z; /* "thread block = x,y,z" */
+    uint64_t index, prev;
+} TraceDisorder;
+
 /* The most seek points kept per kernel: a kernel of more blocks keeps every 2nd, 4th,
  * ... block's, so memory stays bounded whatever the kernel's length. */
 #define TRACE_SEEK_MAX 256
@@ -58,6 +68,7 @@ typedef struct TraceKernel {
     uint64_t local_line_reqs; /* the part of line_reqs the local accesses make */
     uint64_t unknown;         /* lines of a mnemonic outside the opcode table */
     bool in_order;            /* the file lists its CTAs in strictly increasing index */
+    TraceDisorder disorder;   /* when not: the first block out of order */
     TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */
     size_t nseeks;
     uint64_t seek_every; /* a seek point every this many blocks of the file */

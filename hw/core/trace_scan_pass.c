@@ -4,10 +4,7 @@
  *
  * Decisions:
  * - Line requests and written bytes come from sm_coalesce (SPEC.md 6.3), the function
- *   the sm coalesces with, so the counts are the requests the sm makes. An access wider
- *   than SM_COALESCE_MAX_WIDTH (the reader takes up to ATS_WIDTH_MAX) is coalesced in
- *   pieces of at most that width and its lines merged: still one request per distinct
- *   line.
+ *   the sm coalesces with, so the counts are the requests the sm makes.
  * - Seek points (trace_scan_seek): the mark of every block while there are at most
  *   TRACE_SEEK_MAX, then of every 2nd, 4th, ... block, so that a dispatcher starts
  *   near its GPU's first CTA instead of passing over the blocks of the GPUs before it.
@@ -23,10 +20,6 @@
 #include "hw/core/cta_map.h"
 #include "hw/core/sm_coalesce.h"
 
-/* Distinct lines of one access of at most ATS_WIDTH_MAX bytes per lane: a lane touches
- * at most three lines. */
-#define PASS_MAX_REQS (ATS_LANES * 3)
-
 typedef struct PassCtx {
     TraceKernel *tk;
     uint32_t k;
@@ -34,46 +27,6 @@ typedef struct PassCtx {
     uint64_t blocks; /* blocks read so far */
     uint64_t prev;   /* the CTA index of the last one */
 } PassCtx;
-
-/* Adds the requests of src[0..n) to out[0..*nout) merged by line. */
-static void pass_merge(SmLineReq *out, size_t *nout, const SmLineReq *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < *nout && out[j].line != src[i].line) {
-            j++;
-        }
-        if (j == *nout) {
-            out[(*nout)++] = src[i];
-            continue;
-        }
-        out[j].sectors |= src[i].sectors;
-        out[j].lanes |= src[i].lanes;
-        out[j].bytes[0] |= src[i].bytes[0];
-        out[j].bytes[1] |= src[i].bytes[1];
-    }
-}
-
-/* The line requests of one memory instruction into out (room PASS_MAX_REQS). */
-static size_t pass_coalesce(const AtsInst *in, const uint64_t *addrs, SmLineReq *out)
-{
-    if (in->width <= SM_COALESCE_MAX_WIDTH) {
-        return sm_coalesce(addrs, in->mask, in->width, out);
-    }
-    unsigned lanes = (unsigned)__builtin_popcount(in->mask);
-    size_t n = 0;
-    for (uint32_t off = 0; off < in->width; off += SM_COALESCE_MAX_WIDTH) {
-        uint64_t piece[ATS_LANES];
-        SmLineReq reqs[SM_COALESCE_MAX_REQS];
-        uint32_t width = in->width - off;
-        width = width < SM_COALESCE_MAX_WIDTH ? width : SM_COALESCE_MAX_WIDTH;
-        for (unsigned i = 0; i < lanes; i++) {
-            piece[i] = addrs[i] > UINT64_MAX - off ? UINT64_MAX : addrs[i] + off;
-        }
-        pass_merge(out, &n, reqs, sm_coalesce(piece, in->mask, width, reqs));
-    }
-    return n;
-}
 
 static void pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp)
 {
@@ -86,8 +39,8 @@ static void pass_mem(PassCtx *c, const AtsInst *in, const AtsWarp *warp)
     if (in->width == 0) {
         return;
     }
-    SmLineReq reqs[PASS_MAX_REQS];
-    size_t n = pass_coalesce(in, warp->addrs + in->addr_off, reqs);
+    SmLineReq reqs[SM_COALESCE_MAX_REQS];
+    size_t n = sm_coalesce(warp->addrs + in->addr_off, in->mask, in->width, reqs);
     c->tk->line_reqs += n;
     c->tk->local_line_reqs += local ? n : 0;
     bool store = in->cls == ATS_STG || in->cls == ATS_STL;
@@ -121,14 +74,18 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
     }
 }
 
-/* Whether the file stays in index order, and the block's seek point when it falls on
- * the current spacing (a full table keeps every other point and doubles the spacing:
- * TRACE_SEEK_MAX). */
+/* Whether the file stays in index order (the first block out of it is kept for the
+ * sm's message), and the block's seek point when it falls on the current spacing (a
+ * full table keeps every other point and doubles the spacing: TRACE_SEEK_MAX). */
 static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err)
 {
     TraceKernel *tk = c->tk;
     uint64_t index = cta_index(tk->info.grid, cta->x, cta->y, cta->z);
-    tk->in_order = tk->in_order && (c->blocks == 0 || index > c->prev);
+    if (tk->in_order && c->blocks > 0 && index <= c->prev) {
+        tk->in_order = false;
+        tk->disorder = (TraceDisorder){
+            ats_reader_block_line(r), cta->x, cta->y, cta->z, index, c->prev};
+    }
     c->prev = index;
     uint64_t pos = c->blocks++;
     AtsMark at;

@@ -17,8 +17,9 @@
  *   because a line that fills a cache needs all its words (SPEC 1.1, baseline mode).
  * - A wavefront's len must equal the sum of its thread sizes; otherwise the request
  *   is answered with command_error (counted in bad_requests) and nothing is sent.
- * - Atomics, invalidates and control commands pass through unchanged; so do
- *   responses the BGU did not split (answers to atomics).
+ * - Atomics, invalidates, control commands and uncached reads (the sm's flush reads,
+ *   which no cache may answer) pass through unchanged; so do responses the BGU did
+ *   not split (answers to atomics and uncached reads).
  * - The response status is the first non-ok status among the line responses.
  * - At most `wavefronts` split requests wait for responses; further CU requests wait
  *   in the port buffer (backpressure), as they do while 64 line requests are queued. */
@@ -84,7 +85,7 @@ static const PortDef bgu_ports[] = {
 
 static bool bgu_splits(const Txn *t)
 {
-    return t->cmd == TXN_READ || t->cmd == TXN_WRITE;
+    return (t->cmd == TXN_READ || t->cmd == TXN_WRITE) && !t->uncached;
 }
 
 static int bgu_free_wave(const Bgu *g)

@@ -12,9 +12,14 @@
 3. DualOpt with its decision forced to each mode (the RDMA$ in cache mode holds
    dirty remote lines until kernel_end) runs the producer/consumer pair with no
    model error.
-4. The check can fail: SMs told to expect zero-filled memory (the memories hold the
+4. A remote write read back by its home in the next kernel (traces/remote-write):
+   no stale byte where a cache on the writer's path could answer its flush read
+   (DualOpt's RDMA$ and BGU-fed L1, CARVE's RDC; the flush read is `uncached`).
+   Stores and loads of 256 B per lane (traces/wide-access) run with no model error
+   and make the line requests the reference counts.
+5. The check can fail: SMs told to expect zero-filled memory (the memories hold the
    hash fill) count data errors, and the run fails.
-5. The same run twice gives byte-identical stats apart from the `host` object.
+6. The same run twice gives byte-identical stats apart from the `host` object.
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -114,6 +119,42 @@ def dualopt_modes(mgtlm, root, tmp, traces):
             check(not bad, "%s: model errors %s" % (what, bad))
 
 
+def remote_write(mgtlm, root, tmp):
+    folder = os.path.join(root, "tests", "cores", "traces", "remote-write")
+    # (platform, --set values, whether GPU 2's sm sends a flush read)
+    cases = [("gpu4-all", [], True),
+             ("gpu4-dualopt", ["gpu*.decision.mode=cache"], True),
+             ("gpu4-dualopt", ["gpu*.sm[*].posted=true"], True),
+             ("gpu4-carve", ["gpu*.sm[*].posted=true"], True),
+             ("gpu4-baseline", [], False)]
+    for plat, sets, flush in cases:
+        what = "remote-write on %s %s" % (plat, " ".join(sets))
+        extra = [a for kv in sets for a in ("--set", kv)]
+        doc, why = run(mgtlm, os.path.join(root, "platforms", plat + ".json"), folder,
+                       os.path.join(tmp, "rw.json"), *extra)
+        check(doc is not None, what + ": " + why)
+        if doc is not None:
+            check(doc["stats"]["host.kernels_done"] == 2, what + ": not 2 kernels")
+            reads = total(doc["stats"], "gpu2.sm[", "flush_reads")
+            check((reads > 0) == flush, "%s: %d flush reads" % (what, reads))
+
+
+def wide_access(mgtlm, root, tmp):
+    folder = os.path.join(root, "tests", "cores", "traces", "wide-access")
+    ref = ref_counts(root, folder)
+    check(ref["line_reqs"] == 22, "wide-access: reference %d line requests, README 22"
+          % ref["line_reqs"])
+    for plat in ("gpu4-baseline", "gpu4-dualopt", "gpu4-carve"):
+        what = "wide-access on " + plat
+        doc, why = run(mgtlm, os.path.join(root, "platforms", plat + ".json"), folder,
+                       os.path.join(tmp, "wa.json"))
+        check(doc is not None, what + ": " + why)
+        if doc is not None:
+            reqs = total(doc["stats"], ".sm[", "line_reqs")
+            check(reqs == ref["line_reqs"], "%s: %d line requests, reference %d"
+                  % (what, reqs, ref["line_reqs"]))
+
+
 def wrong_fill(mgtlm, root, tmp, traces):
     doc, why = run(mgtlm, os.path.join(root, "platforms", "gpu4-baseline.json"),
                    traces["spmv"][0], os.path.join(tmp, "w.json"), "--set",
@@ -145,6 +186,8 @@ def main():
         public(mgtlm, root, tmp)
         traces = platforms(mgtlm, root, tmp)
         dualopt_modes(mgtlm, root, tmp, traces)
+        remote_write(mgtlm, root, tmp)
+        wide_access(mgtlm, root, tmp)
         wrong_fill(mgtlm, root, tmp, traces)
         determinism(mgtlm, root, tmp, traces)
     print("%d failed checks" % len(FAILS))

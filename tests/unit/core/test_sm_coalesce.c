@@ -116,6 +116,39 @@ static void test_byte_mask_and_wide_access(void)
     CHECK_EQ_U64(r[0].bytes[1], UINT64_MAX);
 }
 
+static void test_wider_than_a_line(void)
+{
+    /* 256 B per lane (the widest the reader takes). Lane 0 at 0x2040: bytes 64..127 of
+     * line 0x2000 (sectors 2, 3), all of 0x2080, bytes 0..63 of 0x2100 (sectors 0,
+     * 1), lowest first. Lane 1 at 0x2100: all of 0x2100 and 0x2180, so 0x2100 gains
+     * lane 1 and its upper half; 0x2180 is new, after the lines of lane 0. A full warp
+     * 256 B apart from 0x40 makes 32 x 3 - 31 = 65 requests (neighbours share a line);
+     * 512 B apart, 96. */
+    uint64_t addrs[32] = {0x2040, 0x2100};
+    SmLineReq r[SM_COALESCE_MAX_REQS];
+    CHECK_EQ_U64(sm_coalesce(addrs, 0x3u, 256, r), 4);
+    CHECK_EQ_U64(r[0].line, 0x2000);
+    CHECK_EQ_U64(r[0].sectors, 0xc);
+    CHECK_EQ_U64(r[0].bytes[0], 0);
+    CHECK_EQ_U64(r[0].bytes[1], UINT64_MAX);
+    CHECK_EQ_U64(r[0].lanes, 0x1);
+    CHECK_EQ_U64(r[1].line, 0x2080);
+    CHECK_EQ_U64(r[1].sectors, 0xf);
+    CHECK_EQ_U64(r[1].lanes, 0x1);
+    CHECK_EQ_U64(r[2].line, 0x2100);
+    CHECK_EQ_U64(r[2].sectors, 0xf);
+    CHECK_EQ_U64(r[2].bytes[0], UINT64_MAX);
+    CHECK_EQ_U64(r[2].bytes[1], UINT64_MAX);
+    CHECK_EQ_U64(r[2].lanes, 0x3);
+    CHECK_EQ_U64(r[3].line, 0x2180);
+    CHECK_EQ_U64(r[3].lanes, 0x2);
+    base_stride(addrs, 32, 0x40, 256);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xffffffffu, 256, r), 65);
+    base_stride(addrs, 32, 0x40, 512);
+    CHECK_EQ_U64(sm_coalesce(addrs, 0xffffffffu, 256, r), 96);
+    CHECK_EQ_U64(r[95].line, 31 * 512 + 0x100);
+}
+
 static void test_top_of_address_space(void)
 {
     /* 4 B at 2^64 - 2 end at 2^64 - 1: bytes 126..127 of the last line only. */
@@ -135,6 +168,7 @@ int main(void)
     RUN(test_order_of_first_appearance);
     RUN(test_partial_mask_lane_order);
     RUN(test_byte_mask_and_wide_access);
+    RUN(test_wider_than_a_line);
     RUN(test_top_of_address_space);
     return harness_report();
 }

@@ -79,6 +79,27 @@ static void test_does_not_fit(void)
     CHECK_EQ_U64(sm_occupancy(&qv100, &k, NULL), 0);
 }
 
+static void test_need_of_each_resource(void)
+{
+    /* What one CTA takes of each resource, beside what qv100 holds (the sm's message
+     * when a CTA fits no SM): 1 CTA of 32; 2x100 threads = 7 warps of 64; 255 x 32 x 7
+     * = 57120 registers of 65536; 98305 B of shared memory of 98304. */
+    AtsKernelInfo k = kernel(2, 100, 255, 98305);
+    uint64_t need, have;
+    sm_occupancy_need(&qv100, &k, SM_LIMIT_CTAS, &need, &have);
+    CHECK_EQ_U64(need, 1);
+    CHECK_EQ_U64(have, 32);
+    sm_occupancy_need(&qv100, &k, SM_LIMIT_WARPS, &need, &have);
+    CHECK_EQ_U64(need, 7);
+    CHECK_EQ_U64(have, 64);
+    sm_occupancy_need(&qv100, &k, SM_LIMIT_REGS, &need, &have);
+    CHECK_EQ_U64(need, 57120);
+    CHECK_EQ_U64(have, 65536);
+    sm_occupancy_need(&qv100, &k, SM_LIMIT_SHMEM, &need, &have);
+    CHECK_EQ_U64(need, 98305);
+    CHECK_EQ_U64(have, 98304);
+}
+
 static void test_huge_block_no_overflow(void)
 {
     /* 65535^3 threads: ceil(281462092005375 / 32) = 8795690375168 warps, far above 64. */
@@ -95,6 +116,7 @@ int main(void)
     RUN(test_limited_by_regs);
     RUN(test_limited_by_shmem);
     RUN(test_does_not_fit);
+    RUN(test_need_of_each_resource);
     RUN(test_huge_block_no_overflow);
     return harness_report();
 }
