@@ -37,11 +37,11 @@
  * - With the run's scan (the data check on, the default), a kernel whose CTA does not
  *   fit an empty SM of these parameters is refused at load, naming the kernel file
  *   and the resource (exit 2): no SM could ever run it. Without the scan the
- *   dispatcher learns it at the launch and counts fit_errors (a model error). So is a
+ *   dispatcher learns it at the launch and counts fit_errors (a model error). A
  *   kernel file whose thread blocks are not listed once each in increasing index
- *   (TraceDisorder, trace_scan.h): valid for Accel-Sim, which keeps each block's id,
- *   but the dispatchers read a file once, in index order, and would pass over a
- *   block that comes too late (dispatch.c). */
+ *   (TraceDisorder, trace_scan.h) is refused at load the same way: it is valid for
+ *   Accel-Sim, which keeps each block's id, but the dispatchers read a file once, in
+ *   index order, and would pass over a block that comes too late (dispatch.c). */
 #include <stdlib.h>
 
 #include "hw/core/sm_priv.h"
@@ -250,7 +250,7 @@ static void sm_finalize(Block *b);
 
 /* Refuses, with the scan, a kernel file whose thread blocks are not listed once each
  * in increasing index, or whose CTA fits no SM of these parameters. */
-static bool sm_check_fit(const Sm *s, SimError *err)
+static bool sm_check_runnable(const Sm *s, SimError *err)
 {
     if (!s->scan) {
         return true;
@@ -319,7 +319,7 @@ static bool sm_realize(Block *b, SimError *err)
     egress_init(&s->memq, b, s->mem, &(EgressOpts){.external_wake = true});
     egress_init(&s->ctlq, b, s->ctl, NULL);
     sim_event_init(&s->tick, b->sim, SIM_PRIO_DEFAULT, sm_tick, s, NULL);
-    if (!sm_check_start(s, err) || !sm_check_fit(s, err)) {
+    if (!sm_check_start(s, err) || !sm_check_runnable(s, err)) {
         sm_finalize(b); /* the platform discards a block that fails its realize */
         return false;
     }
