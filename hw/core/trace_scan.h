@@ -70,8 +70,8 @@ typedef struct TraceKernel {
     bool in_order;            /* the file lists its CTAs in strictly increasing index */
     TraceDisorder disorder;   /* when not: the first block out of order */
     TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */
-    size_t nseeks;
-    uint64_t seek_every; /* a seek point every this many blocks of the file */
+    size_t nseeks, seek_cap;  /* seek_cap grows to TRACE_SEEK_MAX with the blocks */
+    uint64_t seek_every;      /* a seek point every this many blocks of the file */
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one

@@ -8,6 +8,10 @@
  * - Seek points (trace_scan_seek): the mark of every block while there are at most
  *   TRACE_SEEK_MAX, then of every 2nd, 4th, ... block, so that a dispatcher starts
  *   near its GPU's first CTA instead of passing over the blocks of the GPUs before it.
+ *   The table grows with the blocks (doubling, up to TRACE_SEEK_MAX): a trace of many
+ *   launches of small kernels holds a few points per launch, not 6 KiB (a
+ *   kernelslist.g of 20,000 launches of a 1-block file took 139 MiB in trace-info
+ *   before, stop 29).
  * - Global (LDG, STG, ATOMG, RED) and local (LDL, STL) accesses make line requests;
  *   STG and STL store, ATOMG and RED touch bytes that are not checked. Shared-memory
  *   and constant accesses never leave the sm. */
@@ -102,8 +106,15 @@ static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err
             return true;
         }
     }
-    if (!tk->seeks && !(tk->seeks = calloc(TRACE_SEEK_MAX, sizeof *tk->seeks))) {
-        return sim_error_set(err, "%s: out of memory", tk->path);
+    if (tk->nseeks == tk->seek_cap) {
+        size_t cap = tk->seek_cap ? 2 * tk->seek_cap : 1;
+        cap = cap < TRACE_SEEK_MAX ? cap : TRACE_SEEK_MAX;
+        TraceSeek *grown = realloc(tk->seeks, cap * sizeof *grown);
+        if (!grown) {
+            return sim_error_set(err, "%s: out of memory", tk->path);
+        }
+        tk->seeks = grown;
+        tk->seek_cap = cap;
     }
     tk->seeks[tk->nseeks++] = (TraceSeek){index, at};
     return true;

@@ -53,6 +53,10 @@ static void test_counts(void)
     CHECK_EQ_U64(k->line_reqs, 4);
     CHECK_EQ_U64(k->by_class[ATS_STG], 3);
     CHECK_EQ_U64(k->by_class[ATS_RED], 1);
+    /* one block: one seek point, and room for no more (the table grows with the
+     * blocks) */
+    CHECK_EQ_U64(k->nseeks, 1);
+    CHECK_EQ_U64(k->seek_cap, 1);
     /* Kernel 2: STG (1 line), ATOMG (1), STL (1, local), an 8 B STG at 0x1057c that
      * crosses into line 0x10580 (2): 5 requests, 1 of them local. */
     k = trace_scan_kernel(s, 2);
@@ -341,6 +345,7 @@ static void test_seek(void)
     CHECK(k->in_order);
     CHECK_EQ_U64(k->seek_every, 32);
     CHECK_EQ_U64(k->nseeks, 188);
+    CHECK_EQ_U64(k->seek_cap, 256);
     uint64_t ctas[] = {0, 1, 33, 255, 4095, 4096, 5990, 5999, 100000};
     for (size_t i = 0; i < sizeof ctas / sizeof ctas[0]; i++) {
         AtsMark at;
