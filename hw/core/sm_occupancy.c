@@ -1,5 +1,7 @@
-/* Occupancy (SPEC.md 6.4): the minimum over the four resources, in 64-bit (and for
- * registers 128-bit) arithmetic so that no block or register count overflows. */
+/* Occupancy (SPEC.md 6.4): the minimum over the four resources of what the SM holds
+ * divided by what one CTA takes (sm_occupancy_need, also the sm's message when a CTA
+ * fits no SM), in 64-bit (and for registers 128-bit, saturated) arithmetic so that no
+ * block or register count overflows. A resource a CTA takes none of does not limit. */
 #include "hw/core/sm_occupancy.h"
 
 __extension__ typedef unsigned __int128 OccWide;
@@ -12,22 +14,15 @@ uint64_t sm_occupancy_warps(const AtsKernelInfo *k)
 
 uint32_t sm_occupancy(const SmResources *r, const AtsKernelInfo *k, SmLimit *limit)
 {
-    uint64_t warps = sm_occupancy_warps(k);
-    uint64_t best = r->max_ctas;
+    uint64_t best = UINT64_MAX;
     SmLimit why = SM_LIMIT_CTAS;
-    uint64_t by_warps = warps == 0 ? UINT64_MAX : r->max_warps / warps;
-    if (by_warps < best) {
-        best = by_warps;
-        why = SM_LIMIT_WARPS;
-    }
-    OccWide per_cta = (OccWide)k->nregs * ATS_LANES * warps;
-    if (per_cta != 0 && r->regs / per_cta < best) {
-        best = (uint64_t)(r->regs / per_cta);
-        why = SM_LIMIT_REGS;
-    }
-    if (k->shmem != 0 && r->shmem / k->shmem < best) {
-        best = r->shmem / k->shmem;
-        why = SM_LIMIT_SHMEM;
+    for (SmLimit l = SM_LIMIT_CTAS; l <= SM_LIMIT_SHMEM; l++) {
+        uint64_t need, have;
+        sm_occupancy_need(r, k, l, &need, &have);
+        if (need != 0 && have / need < best) {
+            best = have / need;
+            why = l;
+        }
     }
     if (limit) {
         *limit = why;

@@ -85,19 +85,13 @@ static void test_need_of_each_resource(void)
      * when a CTA fits no SM): 1 CTA of 32; 2x100 threads = 7 warps of 64; 255 x 32 x 7
      * = 57120 registers of 65536; 98305 B of shared memory of 98304. */
     AtsKernelInfo k = kernel(2, 100, 255, 98305);
-    uint64_t need, have;
-    sm_occupancy_need(&qv100, &k, SM_LIMIT_CTAS, &need, &have);
-    CHECK_EQ_U64(need, 1);
-    CHECK_EQ_U64(have, 32);
-    sm_occupancy_need(&qv100, &k, SM_LIMIT_WARPS, &need, &have);
-    CHECK_EQ_U64(need, 7);
-    CHECK_EQ_U64(have, 64);
-    sm_occupancy_need(&qv100, &k, SM_LIMIT_REGS, &need, &have);
-    CHECK_EQ_U64(need, 57120);
-    CHECK_EQ_U64(have, 65536);
-    sm_occupancy_need(&qv100, &k, SM_LIMIT_SHMEM, &need, &have);
-    CHECK_EQ_U64(need, 98305);
-    CHECK_EQ_U64(have, 98304);
+    static const uint64_t want[][2] = {{1, 32}, {7, 64}, {57120, 65536}, {98305, 98304}};
+    for (SmLimit l = SM_LIMIT_CTAS; l <= SM_LIMIT_SHMEM; l++) {
+        uint64_t need, have;
+        sm_occupancy_need(&qv100, &k, l, &need, &have);
+        CHECK_EQ_U64(need, want[l][0]);
+        CHECK_EQ_U64(have, want[l][1]);
+    }
 }
 
 static void test_huge_block_no_overflow(void)
