@@ -37,6 +37,27 @@ typedef struct AtsOpMemo {
     AtsOpMemoSlot slot[ATS_OP_MEMO_SLOTS];
 } AtsOpMemo;
 
+/* A reader's memo of instruction lines by their start: the bytes from the PC through
+ * the last source register, and what they parse to, in a slot chosen by a hash of the
+ * first 8 bytes (the last line of that hash wins). A line whose start is the same bytes,
+ * followed by a blank or its end, takes the fields from the memo instead of parsing
+ * them again: a trace repeats each PC's start in every warp of every block. Starts of
+ * more than ATS_LINE_MEMO_BYTES bytes are not kept. Zeroed before the first line. */
+#define ATS_LINE_MEMO_SLOTS 512
+#define ATS_LINE_MEMO_BYTES 64
+
+typedef struct AtsLineMemoSlot {
+    uint8_t len;            /* bytes of the start; 0: a free slot */
+    uint8_t op_off, op_len; /* the opcode within the start */
+    uint8_t kind;           /* AtsOpKind of the opcode */
+    AtsInst inst;           /* pc, mask, registers and (for a fixed kind) class */
+    char bytes[ATS_LINE_MEMO_BYTES];
+} AtsLineMemoSlot;
+
+typedef struct AtsLineMemo {
+    AtsLineMemoSlot slot[ATS_LINE_MEMO_SLOTS];
+} AtsLineMemo;
+
 /* A warp being filled: its instructions and address pool with their capacities. */
 typedef struct AtsWarpBuf {
     AtsWarp *warp;
@@ -131,7 +152,8 @@ bool ats_header_check(unsigned seen, AtsWhere at, SimError *err);
  * in the opcode table. trusted: the line is known to parse (ats_reader_trust); an
  * instruction of a fixed class other than a global or local access is read only up
  * to its source registers and keeps width 0 and no address. */
-bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops, AtsWarpBuf *wb,
-                    bool trusted, bool *unknown, AtsWhere at, SimError *err);
+bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
+                    AtsLineMemo *lines, AtsWarpBuf *wb, bool trusted, bool *unknown,
+                    AtsWhere at, SimError *err);
 
 #endif

@@ -45,6 +45,7 @@ struct AtsReader {
     AtsCta cta;       /* the reader's own block */
     AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
     AtsOpMemo ops;
+    AtsLineMemo memo;
     bool trusted; /* ats_reader_trust */
     AtsMark mark; /* the #BEGIN_TB line of the block last reached */
     bool marked;
@@ -256,8 +257,8 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                                  at.file, at.line, line, i, k, w);
         }
         bool unknown = false;
-        if (parse && !ats_inst_parse(line, &r->info, &r->ops, wb, r->trusted, &unknown,
-                                     read_where(r), err)) {
+        if (parse && !ats_inst_parse(line, &r->info, &r->ops, &r->memo, wb, r->trusted,
+                                     &unknown, read_where(r), err)) {
             return false;
         }
         r->unknown += parse && unknown;

@@ -287,8 +287,8 @@ static bool read_block(const char *name, const char *text, AtsCta *cta)
     return got;
 }
 
-/* Reading the kernel file name (header, then text) fails with "<file>:15: msg". */
-static void check_line_error(const char *name, const char *text, const char *msg)
+/* Reading the kernel file name (header, then text) fails with "<file>:<line>: msg". */
+static void check_error_at(const char *name, const char *text, int line, const char *msg)
 {
     SimError err = {{0}};
     AtsKernelInfo k;
@@ -298,9 +298,15 @@ static void check_line_error(const char *name, const char *text, const char *msg
     bool got = true;
     CHECK(r && !ats_reader_next(r, &cta, &got, &err) && !got);
     char want[300];
-    snprintf(want, sizeof want, "%s:15: %s", path, msg);
+    snprintf(want, sizeof want, "%s:%d: %s", path, line, msg);
     CHECK_STR(err.msg, want);
     ats_reader_close(r);
+}
+
+/* The same with the first instruction line (15) named. */
+static void check_line_error(const char *name, const char *text, const char *msg)
+{
+    check_error_at(name, text, 15, msg);
 }
 
 static void test_bad_line(void)
@@ -429,6 +435,53 @@ static void test_digit_runs(void)
                      "address of lane 8 outside 64 bits");
 }
 
+/* The reader's memo of line starts (AtsLineMemo): a start that continues into a longer
+ * register is not the memo's (R4, then R45), a start met again takes the memo's fields
+ * but its own line number, width and addresses, a generic load is resolved by each
+ * line's own address (shared, then global), and an error after a start from the memo
+ * names the line's opcode. */
+static void test_line_memo(void)
+{
+    AtsCta cta;
+    if (read_block(
+            "kernel-13.traceg",
+            ONE_WARP(6, "9 0010 0000000f 1 R3 LDG.E 1 R4 4 0 0x100 0x104 0x108 0x10c\n"
+                        "12 0010 0000000f 1 R3 LDG.E 1 R45 8 1 0x300 8\n"
+                        "13 0010 0000000f 1 R3 LDG.E 1 R45 4 2 0x400 4 4 4\n"
+                        "14 0020 00000003 1 R5 LD.E 1 R4 4 0 0x1000010 0x1000020\n"
+                        "14 0020 00000003 1 R5 LD.E 1 R4 4 0 0x500 0x504\n"
+                        "15 0030 ffffffff 0 EXIT 0 0\n#END_TB\n"),
+            &cta)) {
+        const AtsWarp *w = &cta.warps[0];
+        CHECK_EQ_U64(w->ninst, 6);
+        static const uint8_t src[] = {4, 45, 45, 4, 4};
+        static const uint32_t line[] = {9, 12, 13, 14, 14};
+        static const uint32_t width[] = {4, 8, 4, 4, 4};
+        static const AtsClass cls[] = {ATS_LDG, ATS_LDG, ATS_LDG, ATS_LDS, ATS_LDG};
+        static const uint64_t addr[] = {0x100,     0x104,     0x108, 0x10c, 0x300, 0x308,
+                                        0x310,     0x318,     0x400, 0x404, 0x408, 0x40c,
+                                        0x1000010, 0x1000020, 0x500, 0x504};
+        for (size_t i = 0; i < 5 && i < w->ninst; i++) {
+            CHECK_EQ_U64(w->inst[i].pc, i < 3 ? 0x10 : 0x20);
+            CHECK_EQ_U64(w->inst[i].nsrc, 1);
+            CHECK_EQ_U64(w->inst[i].src[0], src[i]);
+            CHECK_EQ_U64(w->inst[i].line, line[i]);
+            CHECK_EQ_U64(w->inst[i].width, width[i]);
+            CHECK_EQ_U64(w->inst[i].cls, cls[i]);
+        }
+        CHECK_EQ_U64(w->naddrs, 16);
+        for (size_t i = 0; i < 16 && i < w->naddrs; i++) {
+            CHECK_EQ_U64(w->addrs[i], addr[i]);
+        }
+        ats_cta_free(&cta);
+    }
+    check_error_at(
+        "kernel-13.traceg",
+        ONE_WARP(2, "9 0010 0000000f 1 R3 LDG.E 1 R4 4 0 0x100 0x104 0x108 0x10c\n"
+                    "10 0010 0000000f 1 R3 LDG.E 1 R4 0\n#END_TB\n"),
+        16, "LDG.E without addresses (mem_width 0)");
+}
+
 /* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
  * does not read past its source registers (the junk there passes), while a global
  * load keeps its own; an untrusted reader keeps the LDS's 4 addresses. */
@@ -493,11 +546,12 @@ int main(void)
     RUN(test_delta_forms);
     RUN(test_digit_runs);
     RUN(test_trusted);
+    RUN(test_line_memo);
     static const char *const names[] = {
-        "kernel-1.traceg", "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
-        "kernel-4.traceg", "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
-        "kernel-8.traceg", "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg",
-        "kernel-12.traceg"};
+        "kernel-1.traceg",  "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
+        "kernel-4.traceg",  "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
+        "kernel-8.traceg",  "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg",
+        "kernel-12.traceg", "kernel-13.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);

@@ -159,6 +159,68 @@ static void test_top_of_address_space(void)
     CHECK_EQ_U64(r[0].bytes[1], 0x3ull << 62);
 }
 
+/* The coalescer against a byte-by-byte reference written here (every byte of every
+ * active lane, in lane and address order, finds or appends its line) on 4,000
+ * generated accesses: masks, widths 1..256, lanes on a few neighbouring lines, the same
+ * line revisited after others, and the top of the address space. */
+static size_t bytewise(const uint64_t *addrs, uint32_t mask, uint32_t width,
+                       SmLineReq *out)
+{
+    size_t n = 0, k = 0;
+    for (uint32_t lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1)) {
+            continue;
+        }
+        uint64_t a = addrs[k++];
+        for (uint64_t i = 0; i < width; i++) {
+            uint64_t b = a + i;
+            if (b < a) {
+                break; /* past 2^64 - 1 */
+            }
+            uint64_t line = b / 128 * 128;
+            size_t j = 0;
+            while (j < n && out[j].line != line) {
+                j++;
+            }
+            if (j == n) {
+                out[n++] = (SmLineReq){.line = line};
+            }
+            out[j].lanes |= 1u << lane;
+            out[j].bytes[(b - line) / 64] |= 1ull << ((b - line) % 64);
+            out[j].sectors |= 1u << ((b - line) / 32);
+        }
+    }
+    return n;
+}
+
+static void test_against_bytewise(void)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int t = 0; t < 4000; t++) {
+        uint64_t addrs[32];
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t mask = t % 3 == 0 ? 0xffffffffu : (uint32_t)x;
+        uint32_t width = t % 5 == 0 ? (uint32_t)(x >> 32) % 256 + 1 : 1u << (t % 5);
+        uint64_t base = t % 50 == 0 ? UINT64_MAX - 300 : 0x10000 + (x >> 40 & 0xff) * 128;
+        for (int i = 0; i < 32; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t off = t % 2 ? (uint64_t)i * width : x % 512;
+            addrs[i] = base + off > base ? base + off : UINT64_MAX - (x % 64);
+        }
+        SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
+        size_t n = sm_coalesce(addrs, mask, width, got);
+        size_t m = bytewise(addrs, mask, width, want);
+        CHECK_EQ_U64(n, m);
+        for (size_t i = 0; i < n && i < m; i++) {
+            CHECK_EQ_U64(got[i].line, want[i].line);
+            CHECK_EQ_U64(got[i].lanes, want[i].lanes);
+            CHECK_EQ_U64(got[i].sectors, want[i].sectors);
+            CHECK_EQ_U64(got[i].bytes[0], want[i].bytes[0]);
+            CHECK_EQ_U64(got[i].bytes[1], want[i].bytes[1]);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_w4_full_warp_one_line);
@@ -170,5 +232,6 @@ int main(void)
     RUN(test_byte_mask_and_wide_access);
     RUN(test_wider_than_a_line);
     RUN(test_top_of_address_space);
+    RUN(test_against_bytewise);
     return harness_report();
 }
