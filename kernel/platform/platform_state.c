@@ -50,6 +50,23 @@ void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
     return state;
 }
 
+/* The value of parameter d of in, stored as a uint64_t (PT_U64, and the unit types in
+ * base units), default applied. */
+static bool state_read_u64(const PlatformInstance *in, const PlatformInfo *pi,
+                           const ParamDef *d, uint64_t *out, SimError *err)
+{
+    void *state = platform_state_alloc(in->type);
+    if (!state) {
+        return sim_error_set(err, "out of memory");
+    }
+    bool ok = params_apply(state, d, json_object_get(in->params, d->key), pi, err);
+    if (ok) {
+        *out = *(const uint64_t *)((const char *)state + d->offset);
+    }
+    free(state);
+    return ok;
+}
+
 bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
                         const char *key, uint64_t *out, SimError *err)
 {
@@ -60,14 +77,13 @@ bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
                              "parameter",
                              in->type->name, key);
     }
-    void *state = platform_state_alloc(in->type);
-    if (!state) {
-        return sim_error_set(err, "out of memory");
-    }
-    bool ok = params_apply(state, d, json_object_get(in->params, key), pi, err);
-    if (ok) {
-        *out = *(const uint64_t *)((const char *)state + d->offset);
-    }
-    free(state);
-    return ok;
+    return state_read_u64(in, pi, d, out, err);
+}
+
+bool platform_state_size(const PlatformInstance *in, const PlatformInfo *pi,
+                         const char *key, bool *has, uint64_t *out, SimError *err)
+{
+    const ParamDef *d = params_find(in->type, key);
+    *has = d && d->type == PT_SIZE;
+    return !*has || state_read_u64(in, pi, d, out, err);
 }
