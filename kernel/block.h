@@ -72,6 +72,12 @@ typedef struct PortDef {
      * testbench sink that stands for a slow consumer of anything. Default: answers
      * are never refused (port.h). */
     bool bounded_answers;
+    /* The block takes wavefront transactions (Txn threads) here and splits them into
+     * lines: an sm in wavefront mode needs such a port on its mem port, which the
+     * loader checks (kernel/platform/platform_cores_agree.c). It sits in what was
+     * padding: sizeof(PortDef) and the plug-in ABI do not change, and a plug-in
+     * built before it reads false. */
+    bool wavefronts;
 } PortDef;
 
 typedef struct PlatformInfo {

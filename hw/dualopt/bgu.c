@@ -79,7 +79,10 @@ static const ParamDef bgu_params[] = {
 };
 
 static const PortDef bgu_ports[] = {
-    {.name = "cu", .required = true, .doc = "from the CU: requests in, responses out"},
+    {.name = "cu",
+     .required = true,
+     .doc = "from the CU: requests in, responses out",
+     .wavefronts = true},
     {.name = "l1", .required = true, .doc = "to the L1: line requests out, responses in"},
 };
 

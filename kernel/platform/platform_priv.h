@@ -138,9 +138,12 @@ bool platform_cores_scale(PlatformLoad *ld, SimError *err);
 bool platform_cores_gpu_wires(PlatformLoad *ld, int gpu, SimError *err);
 /* The wires host.gpu[g] <-> gpu<g>.disp.host. */
 bool platform_cores_host_wires(PlatformLoad *ld, SimError *err);
-/* platform_cores_page.c: after the set overrides, every sm's `page` (when its type
+/* platform_cores_agree.c: after the set overrides, every sm's `page` (when its type
  * has one) equals the host's. */
 bool platform_cores_check_page(PlatformLoad *ld, SimError *err);
+/* After the wires: an sm in wavefront mode has its mem port wired to a port that
+ * takes wavefronts (PortDef.wavefronts). */
+bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err);
 
 /* platform_blocks.c: block entries of an object (gpu >= 0: GPU template of GPU gpu,
  * names "gpu<g>.<key>"; gpu < 0: top-level blocks). */
@@ -202,6 +205,10 @@ bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
  * false (and true returned) when its type has no such parameter. */
 bool platform_state_size(const PlatformInstance *in, const PlatformInfo *pi,
                          const char *key, bool *has, uint64_t *out, SimError *err);
+/* Value of the PT_BOOL parameter key of an instance, default applied; false (and true
+ * returned) when its type has no such parameter. */
+bool platform_state_bool(const PlatformInstance *in, const PlatformInfo *pi,
+                         const char *key, bool *out, SimError *err);
 
 /* platform_wires.c: wire entries, with `[*]` expanded element-wise (gpu >= 0: port
  * names relative to "gpu<g>."). */

@@ -50,21 +50,34 @@ void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
     return state;
 }
 
-/* The value of parameter d of in, stored as a uint64_t (PT_U64, and the unit types in
- * base units), default applied. */
-static bool state_read_u64(const PlatformInstance *in, const PlatformInfo *pi,
-                           const ParamDef *d, uint64_t *out, SimError *err)
+/* A scratch state of in's type with parameter d alone applied (default when in does
+ * not set it); NULL with err set. Free with free(). */
+static void *state_one(const PlatformInstance *in, const PlatformInfo *pi,
+                       const ParamDef *d, SimError *err)
 {
     void *state = platform_state_alloc(in->type);
     if (!state) {
-        return sim_error_set(err, "out of memory");
+        sim_error_set(err, "out of memory");
+        return NULL;
     }
-    bool ok = params_apply(state, d, json_object_get(in->params, d->key), pi, err);
-    if (ok) {
+    if (!params_apply(state, d, json_object_get(in->params, d->key), pi, err)) {
+        free(state);
+        return NULL;
+    }
+    return state;
+}
+
+/* The value of parameter d of in, stored as a uint64_t (PT_U64, and the unit types in
+ * base units). */
+static bool state_read_u64(const PlatformInstance *in, const PlatformInfo *pi,
+                           const ParamDef *d, uint64_t *out, SimError *err)
+{
+    void *state = state_one(in, pi, d, err);
+    if (state) {
         *out = *(const uint64_t *)((const char *)state + d->offset);
     }
     free(state);
-    return ok;
+    return state != NULL;
 }
 
 bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
@@ -86,4 +99,20 @@ bool platform_state_size(const PlatformInstance *in, const PlatformInfo *pi,
     const ParamDef *d = params_find(in->type, key);
     *has = d && d->type == PT_SIZE;
     return !*has || state_read_u64(in, pi, d, out, err);
+}
+
+bool platform_state_bool(const PlatformInstance *in, const PlatformInfo *pi,
+                         const char *key, bool *out, SimError *err)
+{
+    const ParamDef *d = params_find(in->type, key);
+    *out = false;
+    if (!d || d->type != PT_BOOL) {
+        return true;
+    }
+    void *state = state_one(in, pi, d, err);
+    if (state) {
+        *out = *(const bool *)((const char *)state + d->offset);
+    }
+    free(state);
+    return state != NULL;
 }

@@ -85,5 +85,6 @@ bool platform_template_load(PlatformLoad *ld, const PlatformLoadArgs *a, SimErro
            (!a->cli_sets ||
             platform_set_apply(ld, a->cli_sets, PLATFORM_SET_CLI, a, err)) &&
            platform_check_instances(ld, err) && platform_cores_check_page(ld, err) &&
-           platform_template_wires(ld, &p, err) && platform_partition_read(ld, err);
+           platform_template_wires(ld, &p, err) &&
+           platform_cores_check_wavefront(ld, err) && platform_partition_read(ld, err);
 }

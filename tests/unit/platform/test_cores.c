@@ -20,8 +20,8 @@ static const ParamDef test_sm_params[] = {
     {"lanes", offsetof(TestCtl, n), PT_U64, "32", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_sm_ports[] = {
-    {"mem", NULL, true, "memory side", false},
-    {"ctl", NULL, true, "to the dispatcher", false},
+    {"mem", NULL, true, "memory side", false, false},
+    {"ctl", NULL, true, "to the dispatcher", false, false},
 };
 static const BlockType test_sm = {.name = "test_sm",
                                   .doc = "stands for sm",
@@ -36,8 +36,8 @@ static const ParamDef test_disp_params[] = {
     {"interval", offsetof(TestCtl, n), PT_U64, "1", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_disp_ports[] = {
-    {"sm", "sms", true, "to sm k", false},
-    {"host", NULL, true, "to the host", false},
+    {"sm", "sms", true, "to sm k", false, false},
+    {"host", NULL, true, "to the host", false, false},
 };
 static const BlockType test_dispatch = {.name = "test_dispatch",
                                         .doc = "stands for dispatch",
@@ -51,7 +51,7 @@ static const ParamDef test_host_params[] = {
     {"gpus", offsetof(TestCtl, n), PT_U64, "1", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_host_ports[] = {
-    {"gpu", "gpus", true, "to GPU g's dispatcher", false},
+    {"gpu", "gpus", true, "to GPU g's dispatcher", false, false},
 };
 static const BlockType test_host = {.name = "test_host",
                                     .doc = "stands for host",

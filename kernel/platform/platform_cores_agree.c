@@ -1,0 +1,130 @@
+/* What the blocks of an applied cores section must agree on, checked by the loader
+ * (exit 2) rather than found as thousands of errors at the end of a run:
+ * - One page size for the SMs and the host: each sm asks the host to translate pages
+ *   of its own `page` bytes, and the host answers only translations of its `page`
+ *   (hw/core/host.c), so SMs and a host of different pages would run with every
+ *   translation refused. After the set overrides, the first sm whose page differs is
+ *   named with both values.
+ * - An sm in wavefront mode (`wavefront` true: one transaction per access, whose
+ *   threads are the lanes) needs its mem port wired to a port that splits wavefronts
+ *   into lines (PortDef.wavefronts: DualOpt's bgu). Any other block reads such a
+ *   transaction as one run of bytes from the first lane's address, and every check of
+ *   its data fails. The first such sm is named with the port it is wired to.
+ *
+ * Decisions: only types with the parameter take part (a size "page", a bool
+ * "wavefront"), so a plug-in sm or host without one is not checked; the dispatcher's
+ * page, used by LADM's analysis alone, is left to it; an sm whose mem port is wired to
+ * nothing is left to the wiring checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/units.h"
+#include "platform_priv.h"
+
+bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
+{
+    if (!ld->cores.apply) {
+        return true;
+    }
+    const PlatformDesc *d = ld->desc;
+    const char *sm_type = json_string_value(
+        json_object_get(json_object_get(ld->cores.section, "sm"), "type"));
+    const PlatformInstance *host = NULL;
+    size_t hi = 0;
+    for (size_t i = 0; i < d->ninst; i++) {
+        if (d->inst[i].gpu < 0 && strcmp(d->inst[i].name, "host") == 0) {
+            host = &d->inst[i];
+            hi = i;
+        }
+    }
+    if (!host || !sm_type) {
+        return true;
+    }
+    bool has = false;
+    uint64_t want = 0;
+    if (!platform_state_size(host, &d->info, "page", &has, &want, err)) {
+        return platform_fail_prefix(ld, ld->paths[hi], err);
+    }
+    for (size_t i = 0; has && i < d->ninst; i++) {
+        const PlatformInstance *in = &d->inst[i];
+        bool sm_has = false;
+        uint64_t page = 0;
+        if (in->gpu < 0 || strcmp(in->type->name, sm_type) != 0) {
+            continue;
+        }
+        if (!platform_state_size(in, &d->info, "page", &sm_has, &page, err)) {
+            return platform_fail_prefix(ld, ld->paths[i], err);
+        }
+        if (sm_has && page != want) {
+            char a[UNITS_BUF], b[UNITS_BUF];
+            return platform_fail(ld, ld->paths[i], err,
+                                 "%s: page %s differs from the host's page %s (an sm "
+                                 "translates pages of the host's size: set both alike)",
+                                 in->name, units_format_size(page, a),
+                                 units_format_size(want, b));
+        }
+    }
+    return true;
+}
+
+/* The port wired to `port` (a full port name), or NULL. */
+static const char *cores_wired_to(const PlatformDesc *d, const char *port)
+{
+    for (size_t w = 0; w < d->nwires; w++) {
+        if (strcmp(d->wires[w].a, port) == 0) {
+            return d->wires[w].b;
+        }
+        if (strcmp(d->wires[w].b, port) == 0) {
+            return d->wires[w].a;
+        }
+    }
+    return NULL;
+}
+
+/* Whether the full port name `port` is a port of its instance's type that takes
+ * wavefronts. */
+static bool cores_takes_wavefronts(const PlatformDesc *d, const char *port)
+{
+    char inst[PLATFORM_MAX_NAME + 64], name[PLATFORM_MAX_NAME + 64];
+    int k;
+    if (!platform_name_split_port(port, inst, name, sizeof inst, &k)) {
+        return false;
+    }
+    const PlatformInstance *in = platform_desc_find(d, inst);
+    for (size_t i = 0; in && i < in->type->nports; i++) {
+        if (strcmp(in->type->ports[i].name, name) == 0) {
+            return in->type->ports[i].wavefronts;
+        }
+    }
+    return false;
+}
+
+bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err)
+{
+    if (!ld->cores.apply) {
+        return true;
+    }
+    const PlatformDesc *d = ld->desc;
+    const char *sm_type = json_string_value(
+        json_object_get(json_object_get(ld->cores.section, "sm"), "type"));
+    for (size_t i = 0; sm_type && i < d->ninst; i++) {
+        const PlatformInstance *in = &d->inst[i];
+        if (in->gpu < 0 || strcmp(in->type->name, sm_type) != 0) {
+            continue;
+        }
+        bool wavefront = false;
+        if (!platform_state_bool(in, &d->info, "wavefront", &wavefront, err)) {
+            return platform_fail_prefix(ld, ld->paths[i], err);
+        }
+        char mem[PLATFORM_MAX_NAME + 64];
+        snprintf(mem, sizeof mem, "%s.mem", in->name);
+        const char *peer = wavefront ? cores_wired_to(d, mem) : NULL;
+        if (peer && !cores_takes_wavefronts(d, peer)) {
+            return platform_fail(ld, ld->paths[i], err,
+                                 "%s: wavefront needs a port that splits wavefronts "
+                                 "(a bgu's cu) on its mem port, which is wired to %s",
+                                 in->name, peer);
+        }
+    }
+    return true;
+}
