@@ -21,14 +21,24 @@
 #include "kernel/units.h"
 #include "platform_priv.h"
 
+/* The section's sm type name; NULL when the section does not apply. */
+static const char *cores_sm_type(const PlatformLoad *ld)
+{
+    return ld->cores.apply ? json_string_value(json_object_get(
+                                 json_object_get(ld->cores.section, "sm"), "type"))
+                           : NULL;
+}
+
+/* Whether in is one of the section's SMs (a GPU's instance of the sm type). */
+static bool cores_is_sm(const PlatformInstance *in, const char *sm_type)
+{
+    return in->gpu >= 0 && strcmp(in->type->name, sm_type) == 0;
+}
+
 bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
 {
-    if (!ld->cores.apply) {
-        return true;
-    }
     const PlatformDesc *d = ld->desc;
-    const char *sm_type = json_string_value(
-        json_object_get(json_object_get(ld->cores.section, "sm"), "type"));
+    const char *sm_type = cores_sm_type(ld);
     const PlatformInstance *host = NULL;
     size_t hi = 0;
     for (size_t i = 0; i < d->ninst; i++) {
@@ -49,7 +59,7 @@ bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
         const PlatformInstance *in = &d->inst[i];
         bool sm_has = false;
         uint64_t page = 0;
-        if (in->gpu < 0 || strcmp(in->type->name, sm_type) != 0) {
+        if (!cores_is_sm(in, sm_type)) {
             continue;
         }
         if (!platform_state_size(in, &d->info, "page", &sm_has, &page, err)) {
@@ -101,15 +111,11 @@ static bool cores_takes_wavefronts(const PlatformDesc *d, const char *port)
 
 bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err)
 {
-    if (!ld->cores.apply) {
-        return true;
-    }
     const PlatformDesc *d = ld->desc;
-    const char *sm_type = json_string_value(
-        json_object_get(json_object_get(ld->cores.section, "sm"), "type"));
+    const char *sm_type = cores_sm_type(ld);
     for (size_t i = 0; sm_type && i < d->ninst; i++) {
         const PlatformInstance *in = &d->inst[i];
-        if (in->gpu < 0 || strcmp(in->type->name, sm_type) != 0) {
+        if (!cores_is_sm(in, sm_type)) {
             continue;
         }
         bool wavefront = false;
