@@ -644,7 +644,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
             slot->kind = (uint8_t)kind;
             slot->inst = *in;
             memcpy(slot->bytes, start, len);
-            slot->bytes[oplen + (size_t)(opcode - start)] = after;
+            slot->bytes[slot->op_off + oplen] = after;
         }
     }
     in->line = srcline;

@@ -39,21 +39,14 @@ bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
     const char *sm_type = cores_sm_type(ld);
-    const PlatformInstance *host = NULL;
-    size_t hi = 0;
-    for (size_t i = 0; i < d->ninst; i++) {
-        if (d->inst[i].gpu < 0 && strcmp(d->inst[i].name, "host") == 0) {
-            host = &d->inst[i];
-            hi = i;
-        }
-    }
-    if (!host || !sm_type) {
+    const PlatformInstance *host = sm_type ? platform_desc_find(d, "host") : NULL;
+    if (!host) {
         return true;
     }
     bool has = false;
     uint64_t want = 0;
     if (!platform_state_size(host, &d->info, "page", &has, &want, err)) {
-        return platform_fail_prefix(ld, ld->paths[hi], err);
+        return platform_fail_prefix(ld, ld->paths[host - d->inst], err);
     }
     for (size_t i = 0; has && i < d->ninst; i++) {
         const PlatformInstance *in = &d->inst[i];
@@ -80,15 +73,8 @@ bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
 /* The port wired to `port` (a full port name), or NULL. */
 static const char *cores_wired_to(const PlatformDesc *d, const char *port)
 {
-    for (size_t w = 0; w < d->nwires; w++) {
-        if (strcmp(d->wires[w].a, port) == 0) {
-            return d->wires[w].b;
-        }
-        if (strcmp(d->wires[w].b, port) == 0) {
-            return d->wires[w].a;
-        }
-    }
-    return NULL;
+    const PlatformWire *w = platform_desc_wire_of(d, port);
+    return !w ? NULL : strcmp(w->a, port) == 0 ? w->b : w->a;
 }
 
 /* Whether the full port name `port` is a port of its instance's type that takes

@@ -3,6 +3,7 @@
  * values, print canonical ones (--dump) and read port counts before anything is
  * built. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "params.h"
 #include "platform_priv.h"
@@ -50,34 +51,22 @@ void *platform_state_new(const PlatformInstance *in, const PlatformInfo *pi,
     return state;
 }
 
-/* A scratch state of in's type with parameter d alone applied (default when in does
- * not set it); NULL with err set. Free with free(). */
-static void *state_one(const PlatformInstance *in, const PlatformInfo *pi,
-                       const ParamDef *d, SimError *err)
+/* The value of parameter d of in (default when in does not set it), as its state
+ * field holds it: size bytes (a uint64_t for PT_U64 and the unit types, in base
+ * units; a bool for PT_BOOL) copied to out. */
+static bool state_read(const PlatformInstance *in, const PlatformInfo *pi,
+                       const ParamDef *d, void *out, size_t size, SimError *err)
 {
     void *state = platform_state_alloc(in->type);
     if (!state) {
-        sim_error_set(err, "out of memory");
-        return NULL;
+        return sim_error_set(err, "out of memory");
     }
-    if (!params_apply(state, d, json_object_get(in->params, d->key), pi, err)) {
-        free(state);
-        return NULL;
-    }
-    return state;
-}
-
-/* The value of parameter d of in, stored as a uint64_t (PT_U64, and the unit types in
- * base units). */
-static bool state_read_u64(const PlatformInstance *in, const PlatformInfo *pi,
-                           const ParamDef *d, uint64_t *out, SimError *err)
-{
-    void *state = state_one(in, pi, d, err);
-    if (state) {
-        *out = *(const uint64_t *)((const char *)state + d->offset);
+    bool ok = params_apply(state, d, json_object_get(in->params, d->key), pi, err);
+    if (ok) {
+        memcpy(out, (const char *)state + d->offset, size);
     }
     free(state);
-    return state != NULL;
+    return ok;
 }
 
 bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
@@ -90,7 +79,7 @@ bool platform_state_u64(const PlatformInstance *in, const PlatformInfo *pi,
                              "parameter",
                              in->type->name, key);
     }
-    return state_read_u64(in, pi, d, out, err);
+    return state_read(in, pi, d, out, sizeof *out, err);
 }
 
 bool platform_state_size(const PlatformInstance *in, const PlatformInfo *pi,
@@ -98,7 +87,7 @@ bool platform_state_size(const PlatformInstance *in, const PlatformInfo *pi,
 {
     const ParamDef *d = params_find(in->type, key);
     *has = d && d->type == PT_SIZE;
-    return !*has || state_read_u64(in, pi, d, out, err);
+    return !*has || state_read(in, pi, d, out, sizeof *out, err);
 }
 
 bool platform_state_bool(const PlatformInstance *in, const PlatformInfo *pi,
@@ -106,13 +95,5 @@ bool platform_state_bool(const PlatformInstance *in, const PlatformInfo *pi,
 {
     const ParamDef *d = params_find(in->type, key);
     *out = false;
-    if (!d || d->type != PT_BOOL) {
-        return true;
-    }
-    void *state = state_one(in, pi, d, err);
-    if (state) {
-        *out = *(const bool *)((const char *)state + d->offset);
-    }
-    free(state);
-    return state != NULL;
+    return !d || d->type != PT_BOOL || state_read(in, pi, d, out, sizeof *out, err);
 }
