@@ -62,17 +62,19 @@ static bool list_parse_u64(const char *s, int base, uint64_t *v)
     return true;
 }
 
-/* "Memcpy?to?,<hex addr>,<bytes>" after its 10-letter name. */
-static bool list_parse_memcpy(const char *args, AtsCmd *c, const char *file, uint64_t ln,
+/* The line "Memcpy?to?,<hex addr>,<bytes>" (its 10-letter name checked by the
+ * caller). */
+static bool list_parse_memcpy(const char *line, AtsCmd *c, const char *file, uint64_t ln,
                               SimError *err)
 {
+    const char *args = line + 10;
     char addr[32], bytes[32];
     const char *comma = args[0] == ',' ? strchr(args + 1, ',') : NULL;
     size_t alen = comma ? (size_t)(comma - args - 1) : 0;
     size_t blen = comma ? strlen(comma + 1) : 0;
     if (!comma || alen == 0 || alen >= sizeof addr || blen == 0 || blen >= sizeof bytes) {
         return sim_error_set(err, "%s:%" PRIu64 ": expected %.10s,<hex address>,<bytes>",
-                             file, ln, args - 10);
+                             file, ln, line);
     }
     memcpy(addr, args + 1, alen);
     addr[alen] = '\0';
@@ -89,7 +91,7 @@ static bool list_parse_memcpy(const char *args, AtsCmd *c, const char *file, uin
         return sim_error_set(err,
                              "%s:%" PRIu64 ": %.10s of %" PRIu64 " bytes at 0x%" PRIx64
                              ": its end, address + bytes, must fit in 64 bits",
-                             file, ln, args - 10, c->bytes, c->addr);
+                             file, ln, line, c->bytes, c->addr);
     }
     return true;
 }
@@ -166,11 +168,11 @@ static bool list_read(const char *dir, AtsLines *l, AtsList *list, SimError *err
         }
         if (strncmp(line, "MemcpyHtoD", 10) == 0) {
             c.kind = ATS_CMD_MEMCPY;
-            if (!list_parse_memcpy(line + 10, &c, file, ln, err)) {
+            if (!list_parse_memcpy(line, &c, file, ln, err)) {
                 return false;
             }
         } else if (strncmp(line, "MemcpyDtoH", 10) == 0) {
-            if (!list_parse_memcpy(line + 10, &c, file, ln, err)) {
+            if (!list_parse_memcpy(line, &c, file, ln, err)) {
                 return false;
             }
             continue;
