@@ -316,6 +316,14 @@ uint8_t *txn_set_data(Txn *t, const uint8_t *src)
     return t->data;
 }
 
+uint8_t *txn_fill_data(Txn *t)
+{
+    if (!t->data) {
+        t->data = txn_buffer(t->inline_data, t->len);
+    }
+    return t->data;
+}
+
 uint8_t *txn_alloc_be(Txn *t)
 {
     if (!t->be) {

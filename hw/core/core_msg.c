@@ -216,9 +216,12 @@ void core_cta_encode(const AtsCta *cta, uint8_t *out)
     }
 }
 
-/* Reads one instruction at p of a warp with naddrs addresses; false if malformed. */
+/* Reads one instruction at p of a warp with naddrs addresses into *in (not zeroed
+ * before: its padding is cleared here, while the line is being written anyway); false
+ * if malformed. */
 static bool core_inst_decode(const uint8_t *p, size_t naddrs, AtsInst *in)
 {
+    memset(in, 0, sizeof *in);
     in->pc = get64(p);
     in->mask = get32(p + 8);
     in->line = get32(p + 12);
@@ -269,8 +272,8 @@ bool core_cta_decode(const uint8_t *data, size_t len, AtsCta *cta, SimError *err
         AtsWarp *wp = &c.warps[w];
         wp->ninst = get64(h);
         wp->naddrs = get64(h + 8);
-        wp->inst = xcalloc(wp->ninst, sizeof *wp->inst);
-        wp->addrs = xcalloc(wp->naddrs, sizeof *wp->addrs);
+        wp->inst = xrealloc_array(NULL, wp->ninst, sizeof *wp->inst);
+        wp->addrs = xrealloc_array(NULL, wp->naddrs, sizeof *wp->addrs);
         for (size_t i = 0; i < wp->ninst; i++, p += CORE_INST_BYTES) {
             if (!core_inst_decode(p, wp->naddrs, &wp->inst[i])) {
                 ats_cta_free(&c);

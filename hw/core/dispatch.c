@@ -251,7 +251,7 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 static void disp_send_cta(Disp *d, uint32_t k)
 {
     Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->next_len, k);
-    core_cta_encode(d->next, txn_set_data(t, NULL));
+    core_cta_encode(d->next, txn_fill_data(t));
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
