@@ -268,41 +268,6 @@ INST_HOT bool inst_regs(InstCur *c, const char *count, const char *reg, uint8_t 
     return true;
 }
 
-/* Room in wb for one more instruction. */
-INST_HOT bool inst_reserve_inst(AtsWarpBuf *wb, AtsWhere at, SimError *err)
-{
-    AtsWarp *w = wb->warp;
-    if (w->ninst == wb->inst_cap) {
-        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
-        AtsInst *in = realloc(w->inst, cap * sizeof *in);
-        if (!in) {
-            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
-        }
-        w->inst = in;
-        wb->inst_cap = cap;
-    }
-    return true;
-}
-
-/* Room in wb for more addresses. */
-INST_HOT bool inst_reserve_addrs(AtsWarpBuf *wb, size_t more, AtsWhere at, SimError *err)
-{
-    AtsWarp *w = wb->warp;
-    if (w->naddrs + more > wb->addr_cap) {
-        size_t cap = wb->addr_cap ? wb->addr_cap : 64;
-        while (cap < w->naddrs + more) {
-            cap *= 2;
-        }
-        uint64_t *a = realloc(w->addrs, cap * sizeof *a);
-        if (!a) {
-            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
-        }
-        w->addrs = a;
-        wb->addr_cap = cap;
-    }
-    return true;
-}
-
 INST_COLD bool inst_overflow(const InstCur *c, unsigned lane, SimError *err)
 {
     return sim_error_set(err, "%s:%" PRIu64 ": address of lane %u outside 64 bits",
@@ -581,7 +546,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
     InstCur c = {.p = line, .at = at};
     /* filled in place (a copy of a struct just written byte by byte would wait for
      * those stores); counted in the warp at the end only */
-    if (!inst_reserve_inst(wb, at, err)) {
+    if (!ats_warp_reserve_inst(wb, at, err)) {
         return false;
     }
     AtsWarp *w = wb->warp;
@@ -659,7 +624,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
         return false;
     }
     unsigned lanes = inst_popcount(in->mask);
-    if (!inst_reserve_addrs(wb, width ? lanes : 0, at, err)) {
+    if (!ats_warp_reserve_addrs(wb, width ? lanes : 0, at, err)) {
         return false;
     }
     if (width > 0 && w->naddrs + lanes > UINT32_MAX) {

@@ -4,9 +4,11 @@
 #ifndef MGTLM_HW_CORE_ACCELSIM_PARSE_H
 #define MGTLM_HW_CORE_ACCELSIM_PARSE_H
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "hw/core/accelsim.h"
 #include "kernel/error.h"
@@ -58,11 +60,80 @@ typedef struct AtsLineMemo {
     AtsLineMemoSlot slot[ATS_LINE_MEMO_SLOTS];
 } AtsLineMemo;
 
+/* A reader's memo of whole instruction lines and what they parsed to, for the readers
+ * that parse every line in full (not ats_reader_trust): the whole-trace check before a
+ * run, `validate`, `trace-info`. A trace repeats most of its lines byte for byte: a
+ * compute line in every warp of every block, a shared-memory access in every block
+ * (the same shared addresses), a global load in the blocks that read the same tile;
+ * the tracegen GEMM has 6,346 distinct instruction lines in 2.04 M. A slot, chosen by
+ * a hash of the whole line, keeps its text (up to ATS_TEXT_MEMO_BYTES bytes), its
+ * instruction and its addresses; a line with the same bytes takes them instead of
+ * being parsed again (the last line of a slot wins). Only lines that parsed are kept,
+ * and a line's parse depends on its text and the kernel's header alone (one reader,
+ * one kernel file), so a line reads the same with or without the memo. 2 MiB. */
+#define ATS_TEXT_MEMO_SLOTS 4096
+#define ATS_TEXT_MEMO_BYTES 192
+
+typedef struct AtsTextMemo AtsTextMemo;
+typedef struct AtsTextSlot AtsTextSlot;
+
+/* An empty memo; NULL when out of memory (the reader then parses every line). */
+AtsTextMemo *ats_text_memo_new(void);
+void ats_text_memo_free(AtsTextMemo *m);
+
 /* A warp being filled: its instructions and address pool with their capacities. */
 typedef struct AtsWarpBuf {
     AtsWarp *warp;
     size_t inst_cap, addr_cap;
 } AtsWarpBuf;
+
+/* Room in wb for one more instruction. */
+static inline bool ats_warp_reserve_inst(AtsWarpBuf *wb, AtsWhere at, SimError *err)
+{
+    AtsWarp *w = wb->warp;
+    if (w->ninst == wb->inst_cap) {
+        size_t cap = wb->inst_cap ? 2 * wb->inst_cap : 32;
+        AtsInst *in = realloc(w->inst, cap * sizeof *in);
+        if (!in) {
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
+        }
+        w->inst = in;
+        wb->inst_cap = cap;
+    }
+    return true;
+}
+
+/* Room in wb for more addresses. */
+static inline bool ats_warp_reserve_addrs(AtsWarpBuf *wb, size_t more, AtsWhere at,
+                                          SimError *err)
+{
+    AtsWarp *w = wb->warp;
+    if (w->naddrs + more > wb->addr_cap) {
+        size_t cap = wb->addr_cap ? wb->addr_cap : 64;
+        while (cap < w->naddrs + more) {
+            cap *= 2;
+        }
+        uint64_t *a = realloc(w->addrs, cap * sizeof *a);
+        if (!a) {
+            return sim_error_set(err, "%s:%" PRIu64 ": out of memory", at.file, at.line);
+        }
+        w->addrs = a;
+        wb->addr_cap = cap;
+    }
+    return true;
+}
+
+/* The line of len bytes (a padded line, as ats_inst_parse takes it) in the memo:
+ * appends its instruction and addresses to wb, sets *unknown as its parse did and
+ * returns true. Otherwise returns false and sets *pending to the slot the line will
+ * take if it parses (its text copied now: the parse cuts the line), or NULL when the
+ * line is too long to keep or wb cannot take it without a message from the parser
+ * (out of memory, more than 2^32 addresses). */
+bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpBuf *wb,
+                          bool *unknown, AtsTextSlot **pending);
+/* Keeps in the slot ats_text_memo_recall gave the instruction just appended to wb (the
+ * line's parse) and whether its opcode was unknown. */
+void ats_text_memo_keep(AtsTextSlot *slot, const AtsWarpBuf *wb, bool unknown);
 
 /* The header keys that must be present, as bits of AtsHeaderSeen. */
 enum {

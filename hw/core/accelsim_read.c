@@ -46,8 +46,10 @@ struct AtsReader {
     AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
     AtsOpMemo ops;
     AtsLineMemo memo;
-    bool trusted; /* ats_reader_trust */
-    AtsMark mark; /* the #BEGIN_TB line of the block last reached */
+    AtsTextMemo *texts; /* NULL when trusted (or out of memory) */
+    size_t len;         /* of the line read_line returned last */
+    bool trusted;       /* ats_reader_trust */
+    AtsMark mark;       /* the #BEGIN_TB line of the block last reached */
     bool marked;
 };
 
@@ -81,6 +83,7 @@ static bool read_line(AtsReader *r, bool comments, char **line, SimError *err)
             continue;
         }
         *line = s;
+        r->len = len;
         return true;
     }
 }
@@ -149,6 +152,7 @@ AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
         sim_error_set(err, "%s: cannot open: out of memory", path);
         return NULL;
     }
+    r->texts = ats_text_memo_new();
     r->lines = ats_lines_open(path, err);
     if (!r->lines || !read_header(r, err) || !read_own_block(r, err)) {
         ats_reader_close(r);
@@ -256,12 +260,22 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                                  " instructions of warp %" PRIu64,
                                  at.file, at.line, line, i, k, w);
         }
-        bool unknown = false;
-        if (parse && !ats_inst_parse(line, &r->info, &r->ops, &r->memo, wb, r->trusted,
-                                     &unknown, read_where(r), err)) {
-            return false;
+        if (!parse) {
+            continue;
         }
-        r->unknown += parse && unknown;
+        bool unknown = false;
+        AtsTextSlot *pending = NULL;
+        if (!(r->texts &&
+              ats_text_memo_recall(r->texts, line, r->len, wb, &unknown, &pending))) {
+            if (!ats_inst_parse(line, &r->info, &r->ops, &r->memo, wb, r->trusted,
+                                &unknown, read_where(r), err)) {
+                return false;
+            }
+            if (pending) {
+                ats_text_memo_keep(pending, wb, unknown);
+            }
+        }
+        r->unknown += unknown;
     }
     return true;
 }
@@ -446,6 +460,8 @@ bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err)
 void ats_reader_trust(AtsReader *r)
 {
     r->trusted = true;
+    ats_text_memo_free(r->texts);
+    r->texts = NULL;
 }
 
 uint64_t ats_reader_unknown(const AtsReader *r)
@@ -457,6 +473,7 @@ void ats_reader_close(AtsReader *r)
 {
     if (r) {
         ats_lines_close(r->lines);
+        ats_text_memo_free(r->texts);
         ats_cta_free(&r->cta);
         free(r->bufs);
         free(r);

@@ -3,10 +3,12 @@
  * three address modes (values worked out by hand from SPEC.md 6.1), a CTA's warps by
  * number, a gzip file read like the plain one, and that the list finds a .gz file. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "../harness.h"
+#include "hw/core/accelsim_lines.h"
 #include "hw/core/accelsim_list.h"
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_parse.h"
@@ -482,6 +484,165 @@ static void test_line_memo(void)
         16, "LDG.E without addresses (mem_width 0)");
 }
 
+/* One shared-memory load line of four lanes (mode 2): base, then three deltas. */
+static int memo_line(char *buf, size_t size, unsigned base, int last_delta)
+{
+    return snprintf(buf, size, "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x%x 4 4 %d", base,
+                    last_delta);
+}
+
+/* What one line of memo_line parses to, appended to wb as the reader does. */
+static bool memo_parse(char *line, AtsWarpBuf *wb)
+{
+    static const AtsKernelInfo k = {.lineinfo = true, .shmem_base = 0x1000000};
+    static AtsOpMemo ops;
+    static AtsLineMemo starts;
+    SimError err = {{0}};
+    bool unknown = false;
+    return ats_inst_parse(line, &k, &ops, &starts, wb, false, &unknown,
+                          (AtsWhere){"t", 1}, &err);
+}
+
+/* The memo of whole lines alone (AtsTextMemo): a line kept after its parse is recalled
+ * with its addresses moved to the end of the warp's pool; a line that differs in its
+ * last byte or in the middle is not; a line longer than the memo's text, or one that
+ * would not fit the warp's arrays as they are, is not recalled and not kept. */
+static void test_text_memo(void)
+{
+    AtsTextMemo *m = ats_text_memo_new();
+    AtsWarp warp = {0};
+    AtsWarpBuf wb = {.warp = &warp};
+    char line[ATS_TEXT_MEMO_BYTES + 64 + ATS_LINE_PAD];
+    memset(line, 0, sizeof line);
+    bool unknown = true;
+    AtsTextSlot *pending = NULL;
+    int len = memo_line(line, sizeof line, 0x1000100, 4);
+    CHECK(!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    CHECK(pending != NULL);
+    CHECK(memo_parse(line, &wb)); /* cuts the line: the memo copied it before */
+    if (pending) {
+        ats_text_memo_keep(pending, &wb, false);
+    }
+    memo_line(line, sizeof line, 0x1000100, 4);
+    CHECK(ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    CHECK(!unknown);
+    CHECK_EQ_U64(warp.ninst, 2);
+    CHECK_EQ_U64(warp.naddrs, 8);
+    if (warp.ninst == 2 && warp.naddrs == 8) {
+        CHECK_EQ_U64(warp.inst[1].addr_off, 4);
+        CHECK_EQ_U64(warp.inst[1].width, 4);
+        CHECK_EQ_U64(warp.inst[1].cls, ATS_LDS);
+        CHECK_EQ_U64(warp.inst[1].line, 9);
+        CHECK_EQ_U64(warp.addrs[7], 0x100010c);
+    }
+    memo_line(line, sizeof line, 0x1000100, 5);
+    CHECK(!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    memo_line(line, sizeof line, 0x1000200, 4);
+    CHECK(!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    /* 32 instructions: the array is full; the next line must go to the parser */
+    while (warp.ninst < wb.inst_cap) {
+        len = memo_line(line, sizeof line, 0x1000200, 4);
+        if (!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending)) {
+            CHECK(memo_parse(line, &wb));
+            if (pending) {
+                ats_text_memo_keep(pending, &wb, false);
+            }
+        }
+    }
+    CHECK_EQ_U64(warp.ninst, 32);
+    len = memo_line(line, sizeof line, 0x1000200, 4);
+    CHECK(!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    memset(line, 0, sizeof line);
+    len =
+        snprintf(line, sizeof line, "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 4 4");
+    memset(line + len, ' ', ATS_TEXT_MEMO_BYTES - (size_t)len + 1);
+    len = ATS_TEXT_MEMO_BYTES + 1;
+    CHECK(!ats_text_memo_recall(m, line, (size_t)len, &wb, &unknown, &pending));
+    CHECK(pending == NULL);
+    ats_text_memo_free(m);
+    free(warp.inst);
+    free(warp.addrs);
+}
+
+/* The same through the reader, against addresses worked out from the lines: two warps
+ * repeat a line of the other and lines that differ from it in the last byte, the base
+ * address or the mask; 40 copies of a line cross the warp's first capacities (32
+ * instructions, 64 addresses); an unknown opcode is counted on each of its lines; a
+ * line longer than the memo's text, twice, reads the same both times. */
+static void test_text_memo_reader(void)
+{
+    char text[32768];
+    uint64_t want[2][256];
+    size_t nwant[2] = {0, 0}, ninst[2] = {0, 0};
+    int len = snprintf(text, sizeof text, "#BEGIN_TB\nthread block = 0,0,0\n");
+    for (int w = 0; w < 2; w++) {
+        char lines[16384];
+        int n = 0;
+        for (int i = 0; i < 48; i++) {
+            unsigned base = 0x1000000 + (w == 1 && i % 3 == 0 ? 0x100u : 0u);
+            int last = i % 4 == 1 ? 5 : 4;
+            uint32_t mask = i == 47 ? 0x7u : 0xfu;
+            if (i == 20 || i == 21) {
+                n += snprintf(lines + n, sizeof lines - (size_t)n,
+                              "9 0020 ffffffff 1 R7 FROB 0 0\n");
+                ninst[w]++;
+                continue;
+            }
+            if (i == 30 || i == 31) {
+                n += snprintf(lines + n, sizeof lines - (size_t)n,
+                              "9 0030 ffffffff 1 R8 LDG.E 1 R4 4 0");
+                for (int lane = 0; lane < 32; lane++) {
+                    n += snprintf(lines + n, sizeof lines - (size_t)n,
+                                  " 0x7f00000000%02x", 4 * lane);
+                    want[w][nwant[w]++] = 0x7f0000000000ull + 4u * (unsigned)lane;
+                }
+                n += snprintf(lines + n, sizeof lines - (size_t)n, "\n");
+                ninst[w]++;
+                continue;
+            }
+            n += snprintf(lines + n, sizeof lines - (size_t)n,
+                          "9 0010 %08x 1 R3 LDS 1 R4 4 2 0x%x 4 4%s\n", mask, base,
+                          mask == 0xf ? (last == 5 ? " 5" : " 4") : "");
+            uint64_t a = base;
+            int lanes = mask == 0xf ? 4 : 3;
+            for (int lane = 0; lane < lanes; lane++) {
+                want[w][nwant[w]++] = a;
+                a += lane == 2 ? (uint64_t)last : 4;
+            }
+            ninst[w]++;
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "warp = %d\ninsts = %zu\n%s", w, ninst[w], lines);
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "#END_TB\n");
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    AtsReader *r =
+        ats_reader_open(write_file("kernel-14.traceg", header, text, false), &k, &err);
+    const AtsCta *c = NULL;
+    bool got = false;
+    CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+    if (got) {
+        CHECK_EQ_U64(ats_reader_unknown(r), 4);
+        for (int w = 0; w < 2; w++) {
+            const AtsWarp *wp = &c->warps[w];
+            CHECK_EQ_U64(wp->ninst, ninst[w]);
+            CHECK_EQ_U64(wp->naddrs, nwant[w]);
+            for (size_t i = 0; i < nwant[w] && i < wp->naddrs; i++) {
+                CHECK_EQ_U64(wp->addrs[i], want[w][i]);
+            }
+            size_t off = 0;
+            for (size_t i = 0; i < wp->ninst; i++) {
+                if (wp->inst[i].width > 0) {
+                    CHECK_EQ_U64(wp->inst[i].addr_off, off);
+                    off += (size_t)__builtin_popcount(wp->inst[i].mask);
+                }
+            }
+        }
+    }
+    ats_reader_close(r);
+}
+
 /* A trusted reader (ats_reader_trust) keeps an LDS without width or addresses and
  * does not read past its source registers (the junk there passes), while a global
  * load keeps its own; an untrusted reader keeps the LDS's 4 addresses. */
@@ -547,11 +708,13 @@ int main(void)
     RUN(test_digit_runs);
     RUN(test_trusted);
     RUN(test_line_memo);
+    RUN(test_text_memo);
+    RUN(test_text_memo_reader);
     static const char *const names[] = {
         "kernel-1.traceg",  "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
         "kernel-4.traceg",  "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
         "kernel-8.traceg",  "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg",
-        "kernel-12.traceg", "kernel-13.traceg"};
+        "kernel-12.traceg", "kernel-13.traceg",   "kernel-14.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
