@@ -84,6 +84,8 @@ bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpB
         *in = s->inst;
         if (in->width > 0) {
             in->addr_off = (uint32_t)w->naddrs;
+        }
+        if (s->lanes > 0) { /* none: the pool may not exist yet */
             memcpy(w->addrs + w->naddrs, s->addrs, s->lanes * sizeof *s->addrs);
             w->naddrs += s->lanes;
         }
@@ -104,9 +106,8 @@ void ats_text_memo_keep(AtsTextSlot *s, const AtsWarpBuf *wb, bool unknown)
     const AtsInst *in = &w->inst[w->ninst - 1];
     s->inst = *in;
     s->unknown = unknown;
-    s->lanes = 0;
-    if (in->width > 0) {
-        s->lanes = (uint8_t)(w->naddrs - in->addr_off);
+    s->lanes = in->width > 0 ? (uint8_t)(w->naddrs - in->addr_off) : 0;
+    if (s->lanes > 0) {
         memcpy(s->addrs, w->addrs + in->addr_off, s->lanes * sizeof *s->addrs);
     }
     *s->tag = s->hash;

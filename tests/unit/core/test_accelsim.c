@@ -564,9 +564,10 @@ static void test_text_memo(void)
     free(warp.addrs);
 }
 
-/* The same through the reader, against addresses worked out from the lines: two warps
- * repeat a line of the other and lines that differ from it in the last byte, the base
- * address or the mask; 40 copies of a line cross the warp's first capacities (32
+/* The same through the reader, against addresses worked out from the lines: each warp
+ * starts with a load of no active lane (while it has no address pool), two warps
+ * repeat a line of the other and lines that differ from it in the last byte, the
+ * base address or the mask; 40 copies of a line cross the warp's first capacities (32
  * instructions, 64 addresses); an unknown opcode is counted on each of its lines; a
  * line longer than the memo's text, twice, reads the same both times. */
 static void test_text_memo_reader(void)
@@ -577,7 +578,9 @@ static void test_text_memo_reader(void)
     int len = snprintf(text, sizeof text, "#BEGIN_TB\nthread block = 0,0,0\n");
     for (int w = 0; w < 2; w++) {
         char lines[16384];
-        int n = 0;
+        /* a load with no active lane, before the warp has an address pool */
+        int n = snprintf(lines, sizeof lines, "9 0040 00000000 1 R9 LDG.E 1 R4 4 0\n");
+        ninst[w]++;
         for (int i = 0; i < 48; i++) {
             unsigned base = 0x1000000 + (w == 1 && i % 3 == 0 ? 0x100u : 0u);
             int last = i % 4 == 1 ? 5 : 4;
