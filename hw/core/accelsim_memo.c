@@ -33,9 +33,16 @@ struct AtsTextMemo {
     AtsTextSlot slot[ATS_TEXT_MEMO_SLOTS];
 };
 
+/* Only the tags are cleared: a slot is read only behind its tag, which is set once the
+ * slot is written (a trace of many short launches opens a reader for each, and
+ * zeroing 2 MiB each time made a list of 20,000 launches 8 times slower to read). */
 AtsTextMemo *ats_text_memo_new(void)
 {
-    return calloc(1, sizeof(AtsTextMemo));
+    AtsTextMemo *m = malloc(sizeof *m);
+    if (m) {
+        memset(m->tag, 0, sizeof m->tag);
+    }
+    return m;
 }
 
 void ats_text_memo_free(AtsTextMemo *m)

@@ -70,7 +70,9 @@ typedef struct AtsLineMemo {
  * instruction and its addresses; a line with the same bytes takes them instead of
  * being parsed again (the last line of a slot wins). Only lines that parsed are kept,
  * and a line's parse depends on its text and the kernel's header alone (one reader,
- * one kernel file), so a line reads the same with or without the memo. 2 MiB. */
+ * one kernel file), so a line reads the same with or without the memo. 2 MiB,
+ * allocated at the reader's first line parsed in full, of which only the 32 KiB of tags
+ * are cleared. */
 #define ATS_TEXT_MEMO_SLOTS 4096
 #define ATS_TEXT_MEMO_BYTES 192
 

@@ -46,7 +46,7 @@ struct AtsReader {
     AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
     AtsOpMemo ops;
     AtsLineMemo memo;
-    AtsTextMemo *texts; /* NULL when trusted (or out of memory) */
+    AtsTextMemo *texts; /* from the first line parsed untrusted; NULL when trusted */
     size_t len;         /* of the line read_line returned last */
     bool trusted;       /* ats_reader_trust */
     AtsMark mark;       /* the #BEGIN_TB line of the block last reached */
@@ -152,7 +152,6 @@ AtsReader *ats_reader_open(const char *path, AtsKernelInfo *info, SimError *err)
         sim_error_set(err, "%s: cannot open: out of memory", path);
         return NULL;
     }
-    r->texts = ats_text_memo_new();
     r->lines = ats_lines_open(path, err);
     if (!r->lines || !read_header(r, err) || !read_own_block(r, err)) {
         ats_reader_close(r);
@@ -265,6 +264,9 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
         }
         bool unknown = false;
         AtsTextSlot *pending = NULL;
+        if (!r->trusted && !r->texts) {
+            r->texts = ats_text_memo_new(); /* at the first line parsed in full */
+        }
         if (!(r->texts &&
               ats_text_memo_recall(r->texts, line, r->len, wb, &unknown, &pending))) {
             if (!ats_inst_parse(line, &r->info, &r->ops, &r->memo, wb, r->trusted,
