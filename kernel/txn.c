@@ -303,23 +303,21 @@ static uint8_t *txn_buffer(uint8_t *inline_buf, uint32_t len)
     return xmalloc(len);
 }
 
-uint8_t *txn_set_data(Txn *t, const uint8_t *src)
-{
-    if (!t->data) {
-        t->data = txn_buffer(t->inline_data, t->len);
-    }
-    if (src) {
-        memcpy(t->data, src, t->len);
-    } else {
-        memset(t->data, 0, t->len);
-    }
-    return t->data;
-}
-
 uint8_t *txn_fill_data(Txn *t)
 {
     if (!t->data) {
         t->data = txn_buffer(t->inline_data, t->len);
+    }
+    return t->data;
+}
+
+uint8_t *txn_set_data(Txn *t, const uint8_t *src)
+{
+    txn_fill_data(t);
+    if (src) {
+        memcpy(t->data, src, t->len);
+    } else {
+        memset(t->data, 0, t->len);
     }
     return t->data;
 }

@@ -87,12 +87,8 @@ static bool cores_takes_wavefronts(const PlatformDesc *d, const char *port)
         return false;
     }
     const PlatformInstance *in = platform_desc_find(d, inst);
-    for (size_t i = 0; in && i < in->type->nports; i++) {
-        if (strcmp(in->type->ports[i].name, name) == 0) {
-            return in->type->ports[i].wavefronts;
-        }
-    }
-    return false;
+    const PortDef *pd = in ? platform_type_port(in->type, name) : NULL;
+    return pd && pd->wavefronts;
 }
 
 bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err)

@@ -1,5 +1,5 @@
 /* The flat platform description: growing the instance and wire arrays, name lookups
- * through the name index, removing a wire, and freeing. */
+ * through the name index (and of a block type's port), removing a wire, and freeing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +12,16 @@ PlatformInstance *platform_desc_find(const PlatformDesc *d, const char *name)
 {
     size_t pos;
     return platform_index_get(d->index, name, &pos) ? &d->inst[pos] : NULL;
+}
+
+const PortDef *platform_type_port(const BlockType *t, const char *name)
+{
+    for (size_t i = 0; i < t->nports; i++) {
+        if (strcmp(t->ports[i].name, name) == 0) {
+            return &t->ports[i];
+        }
+    }
+    return NULL;
 }
 
 bool platform_desc_add_instance(PlatformDesc *d, const char *name, const char *type,

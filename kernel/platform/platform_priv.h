@@ -138,6 +138,9 @@ bool platform_cores_scale(PlatformLoad *ld, SimError *err);
 bool platform_cores_gpu_wires(PlatformLoad *ld, int gpu, SimError *err);
 /* The wires host.gpu[g] <-> gpu<g>.disp.host. */
 bool platform_cores_host_wires(PlatformLoad *ld, SimError *err);
+/* platform_desc.c: the port of block type t named name (without index), or NULL. */
+const PortDef *platform_type_port(const BlockType *t, const char *name);
+
 /* platform_cores_agree.c: after the set overrides, every sm's `page` (when its type
  * has one) equals the host's. */
 bool platform_cores_check_page(PlatformLoad *ld, SimError *err);

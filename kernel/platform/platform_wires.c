@@ -43,24 +43,21 @@ static bool platform_star_ports(PlatformLoad *ld, const char *pat, const char *d
     if (!in) {
         return sim_error_set(err, "\"%s\": no instance %s", pat, inst);
     }
-    for (size_t i = 0; i < in->type->nports; i++) {
-        const PortDef *pd = &in->type->ports[i];
-        if (strcmp(pd->name, port) == 0) {
-            if (!pd->count_param) {
-                return sim_error_set(err,
-                                     "\"%s\": port %s of block type %s is not an array",
-                                     pat, port, in->type->name);
-            }
-            uint64_t count;
-            if (!platform_state_u64(in, &ld->desc->info, pd->count_param, &count, err)) {
-                return false;
-            }
-            *n = (size_t)count;
-            return true;
-        }
+    const PortDef *pd = platform_type_port(in->type, port);
+    if (!pd) {
+        return sim_error_set(err, "\"%s\": block type %s has no port \"%s\"", pat,
+                             in->type->name, port);
     }
-    return sim_error_set(err, "\"%s\": block type %s has no port \"%s\"", pat,
-                         in->type->name, port);
+    if (!pd->count_param) {
+        return sim_error_set(err, "\"%s\": port %s of block type %s is not an array", pat,
+                             port, in->type->name);
+    }
+    uint64_t count;
+    if (!platform_state_u64(in, &ld->desc->info, pd->count_param, &count, err)) {
+        return false;
+    }
+    *n = (size_t)count;
+    return true;
 }
 
 /* *n = how many elements the `[*]` of pat stands for (*has = false without one). */
