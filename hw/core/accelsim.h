@@ -26,6 +26,8 @@
 #define ATS_MAX_REGS 8
 /* The zero register: reads as 0, writes are discarded, never a dependence. */
 #define ATS_ZERO_REG 255
+/* Most registers per thread a kernel header may give (-nregs): R0..R254. */
+#define ATS_NREGS_MAX 255
 
 typedef enum AtsClass {
     ATS_INT,     /* integer ALU (IADD, IMAD, LOP3, SHF, ISETP, ...) */

@@ -14,7 +14,11 @@
  *   no blank or sign that strtoull would skip or take, and fast on the reader's hot
  *   path (a table for the hexadecimal digits, a compare with constants for overflow).
  * - A block has 1 to 1024 threads (CUDA's limit) and every grid dimension is at least
- *   1; a kernel name longer than 255 bytes is refused rather than truncated. */
+ *   1; a kernel name longer than 255 bytes is refused rather than truncated.
+ * - nregs is 0 to 255 (ATS_NREGS_MAX: a SASS thread has at most 255 registers, R255
+ *   being RZ), so no header gives the occupancy a register count no GPU has.
+ * - A key the reader uses may appear once: a second one is refused rather than
+ *   silently overriding the first (the tracer writes each once). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -74,6 +78,33 @@ static bool header_u32(const char *s, uint32_t *v)
     return true;
 }
 
+/* The bit of the key line[0, klen) in the seen set, 0 for a key the reader skips. */
+static unsigned header_key_bit(const char *line, size_t klen)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } keys[] = {
+        {"kernel name", ATS_HDR_NAME},
+        {"kernel id", ATS_HDR_ID},
+        {"grid dim", ATS_HDR_GRID},
+        {"block dim", ATS_HDR_BLOCK},
+        {"shmem", ATS_HDR_SHMEM},
+        {"nregs", ATS_HDR_NREGS},
+        {"shmem base_addr", ATS_HDR_SHMEM_BASE},
+        {"local mem base_addr", ATS_HDR_LOCAL_BASE},
+        {"binary version", ATS_HDR_BINARY},
+        {"accelsim tracer version", ATS_HDR_VERSION},
+        {"enable lineinfo", ATS_HDR_LINEINFO},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (strlen(keys[i].name) == klen && memcmp(line, keys[i].name, klen) == 0) {
+            return keys[i].bit;
+        }
+    }
+    return 0;
+}
+
 bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWhere at,
                      SimError *err)
 {
@@ -84,38 +115,47 @@ bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWher
     }
     size_t klen = (size_t)(eq - line);
     const char *val = eq + 3;
+    unsigned bit = header_key_bit(line, klen);
+    if (*seen & bit) {
+        return sim_error_set(err, "%s:%" PRIu64 ": -%.*s given twice in the header",
+                             at.file, at.line, (int)klen, line);
+    }
+    *seen |= bit;
     bool ok = true;
-#define KEY(name) (klen == sizeof name - 1 && memcmp(line, name, klen) == 0)
-    if (KEY("kernel name")) {
+    switch (bit) {
+    case ATS_HDR_NAME:
         if (strlen(val) >= sizeof k->name) {
             return sim_error_set(err, "%s:%" PRIu64 ": kernel name longer than %zu bytes",
                                  at.file, at.line, sizeof k->name - 1);
         }
         strcpy(k->name, val);
-    } else if (KEY("kernel id")) {
+        break;
+    case ATS_HDR_ID:
         ok = header_u32(val, &k->id);
-    } else if (KEY("grid dim")) {
+        break;
+    case ATS_HDR_GRID:
         ok = header_dim(val, k->grid);
-        *seen |= ATS_HDR_GRID;
-    } else if (KEY("block dim")) {
+        break;
+    case ATS_HDR_BLOCK:
         ok = header_dim(val, k->block) &&
              (uint64_t)k->block[0] * k->block[1] * k->block[2] <= 1024;
-        *seen |= ATS_HDR_BLOCK;
-    } else if (KEY("shmem")) {
+        break;
+    case ATS_HDR_SHMEM:
         ok = header_u32(val, &k->shmem);
-        *seen |= ATS_HDR_SHMEM;
-    } else if (KEY("nregs")) {
-        ok = header_u32(val, &k->nregs);
-        *seen |= ATS_HDR_NREGS;
-    } else if (KEY("shmem base_addr")) {
+        break;
+    case ATS_HDR_NREGS:
+        ok = header_u32(val, &k->nregs) && k->nregs <= ATS_NREGS_MAX;
+        break;
+    case ATS_HDR_SHMEM_BASE:
         ok = ats_parse_u64(val, 16, &k->shmem_base);
-        *seen |= ATS_HDR_SHMEM_BASE;
-    } else if (KEY("local mem base_addr")) {
+        break;
+    case ATS_HDR_LOCAL_BASE:
         ok = ats_parse_u64(val, 16, &k->local_base);
-        *seen |= ATS_HDR_LOCAL_BASE;
-    } else if (KEY("binary version")) {
+        break;
+    case ATS_HDR_BINARY:
         ok = header_u32(val, &k->binary_version);
-    } else if (KEY("accelsim tracer version")) {
+        break;
+    case ATS_HDR_VERSION:
         ok = header_u32(val, &k->tracer_version);
         if (ok && k->tracer_version != 3 && k->tracer_version != 4) {
             return sim_error_set(err,
@@ -123,12 +163,14 @@ bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWher
                                  "are read)",
                                  at.file, at.line, val);
         }
-        *seen |= ATS_HDR_VERSION;
-    } else if (KEY("enable lineinfo")) {
+        break;
+    case ATS_HDR_LINEINFO:
         ok = strcmp(val, "0") == 0 || strcmp(val, "1") == 0;
         k->lineinfo = val[0] == '1';
+        break;
+    default:
+        break;
     }
-#undef KEY
     if (!ok) {
         return sim_error_set(err, "%s:%" PRIu64 ": bad value \"%s\" for -%.*s", at.file,
                              at.line, val, (int)klen, line);

@@ -10,8 +10,10 @@
  *   An address outside 0..2^64-1 is refused, never wrapped.
  * - A global atomic (ATOMG, RED) must be 4, 8 or 16 bytes per lane (SASS has no
  *   other); the sm would otherwise run it as 4 bytes, touching bytes the trace does
- *   not (docs/traces.md). Its addresses need not be aligned (the hand-written test
- *   traces cross a line and a page on purpose).
+ *   not (docs/traces.md). Each lane's address must be a multiple of that width, as
+ *   the GPU requires (a misaligned atomic faults: CUDA's misaligned address error):
+ *   an unaligned one could cross a page, and the sm translates an atomic by the page
+ *   of its first byte.
  * - A memory class that needs addresses (accelsim_op.h) with mem_width 0 is refused;
  *   a class that is not a memory access keeps width 0 and its addresses, if any, are
  *   checked and dropped. An instruction with no active lane keeps its width and has
@@ -482,17 +484,29 @@ static bool inst_tail(InstCur *c, SimError *err)
                          c->at.file, c->at.line, inst_cut(tok));
 }
 
-/* A global atomic's width: 4, 8 or 16 bytes per lane (SASS has no other); false with
- * a message. */
-static bool inst_atomic_ok(const char *opcode, uint64_t width, AtsWhere at, SimError *err)
+/* A global atomic's width: 4, 8 or 16 bytes per lane (SASS has no other), and each
+ * active lane's address (addrs, in lane order) a multiple of it; false with a
+ * message. */
+static bool inst_atomic_ok(const char *opcode, uint64_t width, uint32_t mask,
+                           const uint64_t *addrs, AtsWhere at, SimError *err)
 {
-    if (width == 4 || width == 8 || width == 16) {
-        return true;
+    if (width != 4 && width != 8 && width != 16) {
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": %s with mem_width %" PRIu64
+                             " (atomics are 4, 8 or 16 bytes per lane)",
+                             at.file, at.line, opcode, width);
     }
-    return sim_error_set(err,
-                         "%s:%" PRIu64 ": %s with mem_width %" PRIu64
-                         " (atomics are 4, 8 or 16 bytes per lane)",
-                         at.file, at.line, opcode, width);
+    for (unsigned k = 0; mask != 0; k++, mask &= mask - 1) {
+        if (addrs[k] & (width - 1)) {
+            return sim_error_set(err,
+                                 "%s:%" PRIu64 ": %s of lane %d at 0x%" PRIx64
+                                 " is not aligned to its %" PRIu64
+                                 " bytes (a misaligned atomic faults on the GPU)",
+                                 at.file, at.line, opcode, __builtin_ctz(mask), addrs[k],
+                                 width);
+        }
+    }
+    return true;
 }
 
 /* A trusted line's instruction of class cls whose fields after the source registers
@@ -647,7 +661,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
                              at.file, at.line, opcode);
     }
     if ((in->cls == ATS_ATOMG || in->cls == ATS_RED) && width > 0 &&
-        !inst_atomic_ok(opcode, width, at, err)) {
+        !inst_atomic_ok(opcode, width, in->mask, pool, at, err)) {
         return false;
     }
     if (width > 0 && (ats_class_needs_addrs(in->cls) || in->cls == ATS_LDC)) {

@@ -137,7 +137,8 @@ bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpB
  * line's parse) and whether its opcode was unknown. */
 void ats_text_memo_keep(AtsTextSlot *slot, const AtsWarpBuf *wb, bool unknown);
 
-/* The header keys that must be present, as bits of AtsHeaderSeen. */
+/* The header keys the reader uses, as bits of the seen set (ats_header_line); the
+ * first seven must be present. */
 enum {
     ATS_HDR_GRID = 1 << 0,
     ATS_HDR_BLOCK = 1 << 1,
@@ -147,6 +148,10 @@ enum {
     ATS_HDR_LOCAL_BASE = 1 << 5,
     ATS_HDR_VERSION = 1 << 6,
     ATS_HDR_REQUIRED = (1 << 7) - 1,
+    ATS_HDR_NAME = 1 << 7,
+    ATS_HDR_ID = 1 << 8,
+    ATS_HDR_BINARY = 1 << 9,
+    ATS_HDR_LINEINFO = 1 << 10,
 };
 
 /* ats_hex_digit[c]: 1 + the value of the hexadecimal digit c, 0 for any other byte. */
@@ -212,7 +217,8 @@ bool ats_parse_u64(const char *s, int base, uint64_t *v);
 bool ats_parse_i64(const char *s, int64_t *v);
 
 /* Applies one "-key = value" header line (line without its '-') to k and records the
- * key in *seen. Keys the reader does not use are skipped. */
+ * key in *seen; a key the reader uses that *seen already holds is refused. Keys the
+ * reader does not use are skipped. */
 bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWhere at,
                      SimError *err);
 /* At the end of the header: every required key present (else the first missing one

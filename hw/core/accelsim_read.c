@@ -9,7 +9,9 @@
  *   "insts = k" followed by exactly k instruction lines, then #END_TB. A warp number
  *   is below the block's warp count (threads / 32 rounded up) and listed once; a warp
  *   the block does not list has no instructions (AtsCta.nwarps is always the block's
- *   warp count, so consumers index warps by number).
+ *   warp count, so consumers index warps by number). An instruction's mask may have
+ *   only lanes that are threads of the block (the last warp of a block whose thread
+ *   count is not a multiple of 32 has fewer): the GPU never runs the others.
  * - Instruction arrays grow as lines arrive (never sized from "insts = k" alone), so
  *   a wrong count costs an error, not an allocation of its size.
  * - The reader parses every block into its own AtsCta, whose warps keep their arrays
@@ -232,10 +234,37 @@ static bool read_to_body(AtsReader *r, bool *got, SimError *err)
     return true;
 }
 
+/* The lanes of warp w that are threads of the block (the last warp may be short). */
+static uint32_t read_warp_lanes(const AtsReader *r, uint64_t w)
+{
+    const AtsKernelInfo *k = &r->info;
+    uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
+    uint64_t left = threads - w * ATS_LANES; /* w < the block's warps: left >= 1 */
+    return left >= ATS_LANES ? UINT32_MAX : (uint32_t)((1ull << left) - 1);
+}
+
+/* Whether the instruction just appended to wb has active lanes only among lanes; false
+ * with a message naming the first lane past the block's threads. */
+static bool read_lanes_ok(AtsReader *r, const AtsWarpBuf *wb, uint32_t lanes, uint64_t w,
+                          SimError *err)
+{
+    uint32_t extra = wb->warp->inst[wb->warp->ninst - 1].mask & ~lanes;
+    if (extra == 0) {
+        return true;
+    }
+    AtsWhere at = read_where(r);
+    return sim_error_set(err,
+                         "%s:%" PRIu64 ": lane %d of warp %" PRIu64
+                         " is active, but the block has no thread %" PRIu64,
+                         at.file, at.line, __builtin_ctz(extra), w,
+                         w * ATS_LANES + (uint64_t)__builtin_ctz(extra));
+}
+
 /* Reads the k instruction lines of warp w, into wb when parse is true. */
 static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k,
                             uint64_t w, SimError *err)
 {
+    uint32_t lanes = read_warp_lanes(r, w);
     for (uint64_t i = 0; i < k; i++) {
         /* a skip passes over plain lines in bulk; each other line goes below */
         if (!parse && (i += ats_lines_skip_plain(r->lines, k - i)) == k) {
@@ -276,6 +305,9 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
             if (pending) {
                 ats_text_memo_keep(pending, wb, unknown);
             }
+        }
+        if (!read_lanes_ok(r, wb, lanes, w, err)) {
+            return false;
         }
         r->unknown += unknown;
     }

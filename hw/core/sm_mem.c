@@ -14,8 +14,8 @@
  *   threads), addr = the first thread's, len = the sum of the sizes.
  * - Atomics (ATOMG, RED): one fetch-and-add (hw/lib/amo.h) per active lane, operand
  *   1, of width 4 or 8 (any other width: 4 bytes, counted in atomic_width; the reader
- *   takes 4, 8 and 16 only); translated by the page of the lane's first byte (a
- *   naturally aligned atomic never crosses a page).
+ *   takes 4, 8 and 16 only); translated by the page of the lane's first byte (the
+ *   reader takes only naturally aligned atomics, which never cross a page).
  * - Writes are non-posted unless `posted`; every transaction with a response is
  *   tracked until it is answered (finish waits for all), but only loads (LDG, LDL,
  *   ATOMG) hold their warp (sm_sched_load_done at the last answer).

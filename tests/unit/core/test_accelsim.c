@@ -19,7 +19,7 @@ static char tmpdir[] = "/tmp/test_accelsim_XXXXXX";
 static const char header[] = "-kernel name = k\n"
                              "-kernel id = 7\n"
                              "-grid dim = (2,3,1)\n"
-                             "-block dim = (40,1,1)\n"
+                             "-block dim = (64,1,1)\n"
                              "-shmem = 512\n"
                              "-nregs = 24\n"
                              "-shmem base_addr = 0x1000000\n"
@@ -189,7 +189,7 @@ static void check_kernel(const char *path)
     CHECK_STR(k.name, "k");
     CHECK_EQ_U64(k.id, 7);
     CHECK_EQ_U64(k.grid[1], 3);
-    CHECK_EQ_U64(k.block[0], 40);
+    CHECK_EQ_U64(k.block[0], 64);
     CHECK_EQ_U64(k.shmem, 512);
     CHECK_EQ_U64(k.nregs, 24);
     CHECK_EQ_U64(k.shmem_base, 0x1000000);
@@ -201,7 +201,7 @@ static void check_kernel(const char *path)
     if (got) {
         CHECK_EQ_U64(cta.x, 1);
         CHECK_EQ_U64(cta.y, 2);
-        CHECK_EQ_U64(cta.nwarps, 2); /* 40 threads */
+        CHECK_EQ_U64(cta.nwarps, 2); /* 64 threads */
         CHECK_EQ_U64(cta.warps[0].ninst, 0);
         const AtsWarp *w = &cta.warps[1];
         CHECK_EQ_U64(w->ninst, 5);
