@@ -4,7 +4,11 @@
  *   of its own `page` bytes, and the host answers only translations of its `page`
  *   (hw/core/host.c), so SMs and a host of different pages would run with every
  *   translation refused. After the set overrides, the first sm whose page differs is
- *   named with both values.
+ *   named with both values. The same for each dispatcher's page: LADM's analysis
+ *   (cta_policy ladm) cuts its batches on the host's page boundaries, so a dispatcher
+ *   of another page would place CTAs for pages the host does not have; a dispatcher
+ *   that does not run LADM reads its page never, and is held to the host's all the
+ *   same (one page per platform is simpler to state than when it matters).
  * - An sm in wavefront mode (`wavefront` true: one transaction per access, whose
  *   threads are the lanes) needs its mem port wired to a port that splits wavefronts
  *   into lines (PortDef.wavefronts: DualOpt's bgu). Any other block reads such a
@@ -12,33 +16,40 @@
  *   its data fails. The first such sm is named with the port it is wired to.
  *
  * Decisions: only types with the parameter take part (a size "page", a bool
- * "wavefront"), so a plug-in sm or host without one is not checked; the dispatcher's
- * page, used by LADM's analysis alone, is left to it; an sm whose mem port is wired to
- * nothing is left to the wiring checks. */
+ * "wavefront"), so a plug-in sm, dispatcher or host without one is not checked; an sm
+ * whose mem port is wired to nothing is left to the wiring checks. */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/units.h"
 #include "platform_priv.h"
 
-/* The section's sm type name; NULL when the section does not apply. */
-static const char *cores_sm_type(const PlatformLoad *ld)
+/* The type name of the section's entry key ("sm", "dispatch"); NULL when the section
+ * does not apply. */
+static const char *cores_type(const PlatformLoad *ld, const char *key)
 {
     return ld->cores.apply ? json_string_value(json_object_get(
-                                 json_object_get(ld->cores.section, "sm"), "type"))
+                                 json_object_get(ld->cores.section, key), "type"))
                            : NULL;
 }
 
-/* Whether in is one of the section's SMs (a GPU's instance of the sm type). */
-static bool cores_is_sm(const PlatformInstance *in, const char *sm_type)
+/* The section's sm type name; NULL when the section does not apply. */
+static const char *cores_sm_type(const PlatformLoad *ld)
 {
-    return in->gpu >= 0 && strcmp(in->type->name, sm_type) == 0;
+    return cores_type(ld, "sm");
+}
+
+/* Whether in is a GPU's instance of the type (the section's sm or dispatcher). */
+static bool cores_is_a(const PlatformInstance *in, const char *type)
+{
+    return in->gpu >= 0 && strcmp(in->type->name, type) == 0;
 }
 
 bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
     const char *sm_type = cores_sm_type(ld);
+    const char *disp_type = cores_type(ld, "dispatch");
     const PlatformInstance *host = sm_type ? platform_desc_find(d, "host") : NULL;
     if (!host) {
         return true;
@@ -50,21 +61,24 @@ bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
     }
     for (size_t i = 0; has && i < d->ninst; i++) {
         const PlatformInstance *in = &d->inst[i];
-        bool sm_has = false;
+        bool is_sm = cores_is_a(in, sm_type);
+        bool in_has = false;
         uint64_t page = 0;
-        if (!cores_is_sm(in, sm_type)) {
+        if (!is_sm && !(disp_type && cores_is_a(in, disp_type))) {
             continue;
         }
-        if (!platform_state_size(in, &d->info, "page", &sm_has, &page, err)) {
+        if (!platform_state_size(in, &d->info, "page", &in_has, &page, err)) {
             return platform_fail_prefix(ld, ld->paths[i], err);
         }
-        if (sm_has && page != want) {
+        if (in_has && page != want) {
             char a[UNITS_BUF], b[UNITS_BUF];
             return platform_fail(ld, ld->paths[i], err,
-                                 "%s: page %s differs from the host's page %s (an sm "
-                                 "translates pages of the host's size: set both alike)",
+                                 "%s: page %s differs from the host's page %s (%s: set "
+                                 "both alike)",
                                  in->name, units_format_size(page, a),
-                                 units_format_size(want, b));
+                                 units_format_size(want, b),
+                                 is_sm ? "an sm translates pages of the host's size"
+                                       : "LADM's analysis cuts CTAs on the host's pages");
         }
     }
     return true;
@@ -97,7 +111,7 @@ bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err)
     const char *sm_type = cores_sm_type(ld);
     for (size_t i = 0; sm_type && i < d->ninst; i++) {
         const PlatformInstance *in = &d->inst[i];
-        if (!cores_is_sm(in, sm_type)) {
+        if (!cores_is_a(in, sm_type)) {
             continue;
         }
         bool wavefront = false;

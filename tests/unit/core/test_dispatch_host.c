@@ -681,7 +681,8 @@ static void test_ladm(void)
 
 /* The dispatcher's `page` is the analysis's: with 2 KiB pages the batch is
  * floor(2 KiB / 2 KiB) = 1, the kernel-wide scheduler, as contiguous: GPU 0 runs 0-2,
- * GPU 1 3-4, GPU 2 5-7, GPU 3 8-9 (first CTAs at 100). */
+ * GPU 1 3-4, GPU 2 5-7, GPU 3 8-9 (first CTAs at 100). The blocks alone: a platform
+ * file's loader requires the host's page (kernel/platform/platform_cores_agree.c). */
 static void test_ladm_page(void)
 {
     Rig r;
