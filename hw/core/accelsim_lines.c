@@ -34,6 +34,14 @@ struct AtsLines {
     char buf[ATS_LINES_CHUNK + ATS_LINE_MAX + 1 + ATS_LINE_PAD];
 };
 
+/* Zeroes the bytes after the unread text that a returned line's NUL and padding may
+ * take (ATS_LINE_PAD after it): read by the parsers' wide loads, never used, so set
+ * before they are read. The rest of the buffer is written by reads before any use. */
+static void lines_pad(AtsLines *l)
+{
+    memset(l->buf + l->end, 0, 1 + ATS_LINE_PAD);
+}
+
 AtsLines *ats_lines_open(const char *path, SimError *err)
 {
     FILE *f = input_file_open(path, INPUT_FILE_STREAM_MAX, err);
@@ -50,7 +58,8 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
         sim_error_set(err, "%s: cannot open: %s", path, strerror(saved));
         return NULL;
     }
-    AtsLines *l = calloc(1, sizeof *l); /* zeroed: the padding is read, never used */
+    /* not zeroed: 320 KiB, and a reader is opened per launch (lines_pad) */
+    AtsLines *l = malloc(sizeof *l);
     char *copy = strdup(path);
     gzFile gz = (l && copy) ? gzdopen(fd, "rb") : NULL;
     if (!gz) {
@@ -62,7 +71,11 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     }
     l->gz = gz;
     l->path = copy;
+    l->number = l->base = l->offset = 0;
+    l->length = l->start = l->end = 0;
     l->nul = SIZE_MAX;
+    l->eof = false;
+    lines_pad(l);
     return l;
 }
 
@@ -102,6 +115,7 @@ static bool lines_fill(AtsLines *l, SimError *err)
     }
     if (n == 0) {
         l->eof = true;
+        lines_pad(l);
         return true;
     }
     if (l->nul == SIZE_MAX) {
@@ -109,6 +123,7 @@ static bool lines_fill(AtsLines *l, SimError *err)
         l->nul = z ? (size_t)(z - l->buf) : SIZE_MAX;
     }
     l->end = keep + (size_t)n;
+    lines_pad(l);
     return true;
 }
 
@@ -216,6 +231,7 @@ bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err)
     }
     l->base = offset;
     l->start = l->end = 0;
+    lines_pad(l);
     l->nul = SIZE_MAX;
     l->eof = false;
     l->number = line - 1;

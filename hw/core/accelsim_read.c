@@ -38,16 +38,24 @@
  * "thread block" line. */
 typedef enum ReadStep { READ_BETWEEN, READ_BEGUN, READ_PEEKED } ReadStep;
 
+/* The memos of opcodes and of line starts (accelsim_parse.h), allocated at a reader's
+ * first block parsed: a reader of the header alone (core_kernels_load opens every
+ * launch's file at realize) never clears their 70 KiB; a list of 20,000 launches
+ * spent half its run clearing them and the line buffer (docs/performance.md). */
+typedef struct ReadMemos {
+    AtsOpMemo ops;
+    AtsLineMemo starts;
+} ReadMemos;
+
 struct AtsReader {
     AtsLines *lines;
     AtsKernelInfo info;
     uint64_t unknown;
     ReadStep step;
-    uint32_t xyz[3];  /* the peeked block's coordinates (READ_PEEKED) */
-    AtsCta cta;       /* the reader's own block */
-    AtsWarpBuf *bufs; /* bufs[w]: cta.warps[w] with its capacities */
-    AtsOpMemo ops;
-    AtsLineMemo memo;
+    uint32_t xyz[3];    /* the peeked block's coordinates (READ_PEEKED) */
+    AtsCta cta;         /* the reader's own block */
+    AtsWarpBuf *bufs;   /* bufs[w]: cta.warps[w] with its capacities */
+    ReadMemos *memos;   /* from the first block parsed */
     AtsTextMemo *texts; /* from the first line parsed untrusted; NULL when trusted */
     size_t len;         /* of the line read_line returned last */
     bool trusted;       /* ats_reader_trust */
@@ -265,6 +273,9 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
                             uint64_t w, SimError *err)
 {
     uint32_t lanes = read_warp_lanes(r, w);
+    if (parse && !r->memos && !(r->memos = calloc(1, sizeof *r->memos))) {
+        return read_fail(r, err, "%s", "out of memory");
+    }
     for (uint64_t i = 0; i < k; i++) {
         /* a skip passes over plain lines in bulk; each other line goes below */
         if (!parse && (i += ats_lines_skip_plain(r->lines, k - i)) == k) {
@@ -298,8 +309,8 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
         }
         if (!(r->texts &&
               ats_text_memo_recall(r->texts, line, r->len, wb, &unknown, &pending))) {
-            if (!ats_inst_parse(line, &r->info, &r->ops, &r->memo, wb, r->trusted,
-                                &unknown, read_where(r), err)) {
+            if (!ats_inst_parse(line, &r->info, &r->memos->ops, &r->memos->starts, wb,
+                                r->trusted, &unknown, read_where(r), err)) {
                 return false;
             }
             if (pending) {
@@ -508,6 +519,7 @@ void ats_reader_close(AtsReader *r)
     if (r) {
         ats_lines_close(r->lines);
         ats_text_memo_free(r->texts);
+        free(r->memos);
         ats_cta_free(&r->cta);
         free(r->bufs);
         free(r);
