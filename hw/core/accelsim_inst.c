@@ -13,7 +13,10 @@
  *   not (docs/traces.md). Each lane's address must be a multiple of that width, as
  *   the GPU requires (a misaligned atomic faults: CUDA's misaligned address error):
  *   an unaligned one could cross a page, and the sm translates an atomic by the page
- *   of its first byte.
+ *   of its first byte. For 16 bytes a multiple of 8 is enough: whether a tracer's 16
+ *   is one 128-bit access or the two 8-byte operands of a 64-bit compare-and-swap is
+ *   not settled here, the sm runs such an atomic as 4 bytes, and refusing a real
+ *   trace would be worse than taking an impossible one that crosses no page.
  * - A memory class that needs addresses (accelsim_op.h) with mem_width 0 is refused;
  *   a class that is not a memory access keeps width 0 and its addresses, if any, are
  *   checked and dropped. An instruction with no active lane keeps its width and has
@@ -485,8 +488,8 @@ static bool inst_tail(InstCur *c, SimError *err)
 }
 
 /* A global atomic's width: 4, 8 or 16 bytes per lane (SASS has no other), and each
- * active lane's address (addrs, in lane order) a multiple of it; false with a
- * message. */
+ * active lane's address (addrs, in lane order) a multiple of it, of 8 for 16 bytes;
+ * false with a message. */
 static bool inst_atomic_ok(const char *opcode, uint64_t width, uint32_t mask,
                            const uint64_t *addrs, AtsWhere at, SimError *err)
 {
@@ -496,14 +499,15 @@ static bool inst_atomic_ok(const char *opcode, uint64_t width, uint32_t mask,
                              " (atomics are 4, 8 or 16 bytes per lane)",
                              at.file, at.line, opcode, width);
     }
+    uint64_t align = width < 8 ? width : 8;
     for (unsigned k = 0; mask != 0; k++, mask &= mask - 1) {
-        if (addrs[k] & (width - 1)) {
+        if (addrs[k] & (align - 1)) {
             return sim_error_set(err,
                                  "%s:%" PRIu64 ": %s of lane %d at 0x%" PRIx64
-                                 " is not aligned to its %" PRIu64
+                                 " is not aligned to %" PRIu64
                                  " bytes (a misaligned atomic faults on the GPU)",
                                  at.file, at.line, opcode, __builtin_ctz(mask), addrs[k],
-                                 width);
+                                 align);
         }
     }
     return true;

@@ -39,7 +39,7 @@
 typedef enum ReadStep { READ_BETWEEN, READ_BEGUN, READ_PEEKED } ReadStep;
 
 /* The memos of opcodes and of line starts (accelsim_parse.h), allocated at a reader's
- * first block parsed: a reader of the header alone (core_kernels_load opens every
+ * first warp parsed: a reader of the header alone (core_kernels_load opens every
  * launch's file at realize) never clears their 70 KiB; a list of 20,000 launches
  * spent half its run clearing them and the line buffer (docs/performance.md). */
 typedef struct ReadMemos {
@@ -55,7 +55,7 @@ struct AtsReader {
     uint32_t xyz[3];    /* the peeked block's coordinates (READ_PEEKED) */
     AtsCta cta;         /* the reader's own block */
     AtsWarpBuf *bufs;   /* bufs[w]: cta.warps[w] with its capacities */
-    ReadMemos *memos;   /* from the first block parsed */
+    ReadMemos *memos;   /* from the first warp parsed */
     AtsTextMemo *texts; /* from the first line parsed untrusted; NULL when trusted */
     size_t len;         /* of the line read_line returned last */
     bool trusted;       /* ats_reader_trust */
