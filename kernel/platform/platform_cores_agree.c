@@ -33,12 +33,6 @@ static const char *cores_type(const PlatformLoad *ld, const char *key)
                            : NULL;
 }
 
-/* The section's sm type name; NULL when the section does not apply. */
-static const char *cores_sm_type(const PlatformLoad *ld)
-{
-    return cores_type(ld, "sm");
-}
-
 /* Whether in is a GPU's instance of the type (the section's sm or dispatcher). */
 static bool cores_is_a(const PlatformInstance *in, const char *type)
 {
@@ -48,7 +42,7 @@ static bool cores_is_a(const PlatformInstance *in, const char *type)
 bool platform_cores_check_page(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
-    const char *sm_type = cores_sm_type(ld);
+    const char *sm_type = cores_type(ld, "sm");
     const char *disp_type = cores_type(ld, "dispatch");
     const PlatformInstance *host = sm_type ? platform_desc_find(d, "host") : NULL;
     if (!host) {
@@ -108,7 +102,7 @@ static bool cores_takes_wavefronts(const PlatformDesc *d, const char *port)
 bool platform_cores_check_wavefront(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
-    const char *sm_type = cores_sm_type(ld);
+    const char *sm_type = cores_type(ld, "sm");
     for (size_t i = 0; sm_type && i < d->ninst; i++) {
         const PlatformInstance *in = &d->inst[i];
         if (!cores_is_a(in, sm_type)) {
