@@ -180,11 +180,14 @@ void sm_wake(Sm *s, uint64_t cycle)
 }
 
 /* A warp whose next instruction uses the memory pipe waits for an event (not a
- * cycle) while the pipe still has transactions to send or its pages are missing. */
+ * cycle) while the pipe still has transactions to send (one waiting for its pages is
+ * held by the scheduler: sm_mem_accept). */
 static bool sm_pipe_waits(void *ctx, uint32_t slot, const AtsInst *in)
 {
     Sm *s = ctx;
-    return egress_len(&s->memq) > 0 || s->xwait[slot] == in;
+    (void)slot;
+    (void)in;
+    return egress_len(&s->memq) > 0;
 }
 
 static void sm_tick(void *subject, void *obj)
@@ -238,6 +241,7 @@ static void sm_sched_setup(Sm *s, SmSchedConfig *cfg)
     cfg->latency[ATS_ATOMS] = (uint32_t)s->lat[SM_LAT_SHARED];
     cfg->latency[ATS_LDC] = (uint32_t)s->lat[SM_LAT_CONST];
     cfg->mem_accept = sm_mem_accept;
+    cfg->mem_open = sm_mem_open;
     cfg->mem_ctx = s;
 }
 
@@ -305,13 +309,9 @@ static bool sm_realize(Block *b, SimError *err)
         return sim_error_prefix(err, b->name);
     }
     s->issued = xrealloc_array(NULL, s->schedulers, sizeof *s->issued);
-    s->xwait = xrealloc_array(NULL, s->max_warps, sizeof *s->xwait);
     s->ctas = xrealloc_array(NULL, s->max_ctas, sizeof *s->ctas);
     for (uint64_t i = 0; i < s->max_ctas; i++) {
         s->ctas[i] = (SmCtaRec){0};
-    }
-    for (uint64_t i = 0; i < s->max_warps; i++) {
-        s->xwait[i] = NULL;
     }
     idmap_init_ordered(&s->reqs);
     idmap_init_ordered(&s->checks);
@@ -386,12 +386,10 @@ static void sm_finalize(Block *b)
     sm_sched_free(s->sched);
     s->sched = NULL;
     free(s->issued);
-    free(s->xwait);
     free(s->ctas);
     free(s->recs);
     free(s->rec_free);
     s->issued = NULL;
-    s->xwait = NULL;
     s->ctas = NULL;
     s->recs = NULL;
     s->rec_free = NULL;

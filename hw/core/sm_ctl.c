@@ -119,7 +119,7 @@ static void sm_ctl_cta(Sm *s, Txn *t)
     if (s->resident++ == 0) {
         s->busy_since = sim_now(s->base.sim);
     }
-    memset(s->xwait, 0, s->max_warps * sizeof *s->xwait);
+    sm_sched_release_all(s->sched);
     sm_ctl_progress(s);
     sm_wake(s, 0);
 }

@@ -99,21 +99,24 @@ static bool sm_pages_ready(Sm *s, const AtsWarp *w, const AtsInst *in)
     return ready;
 }
 
+bool sm_mem_open(void *ctx)
+{
+    Sm *s = ctx;
+    return !s->pipe_taken && egress_len(&s->memq) == 0 && s->pipe_next <= s->last_cycle;
+}
+
 bool sm_mem_accept(void *ctx, uint32_t slot, const AtsInst *in)
 {
     Sm *s = ctx;
-    uint64_t cycle = s->last_cycle;
-    /* still waiting for its pages: only an xlat answer (which clears xwait) can
-     * change that, so it is not looked up again until then */
-    if (s->xwait[slot] == in || s->pipe_taken || egress_len(&s->memq) > 0 ||
-        s->pipe_next > cycle) {
+    if (!sm_mem_open(s)) {
         return false;
     }
+    /* Waiting for its pages: only an xlat answer (or a new CTA) can change that, so
+     * the scheduler holds the warp until then (sm_sched_release_all). */
     if (in->cls != ATS_MEMBAR && !sm_pages_ready(s, sm_sched_warp(s->sched, slot), in)) {
-        s->xwait[slot] = in;
+        sm_sched_hold(s->sched, slot);
         return false;
     }
-    s->xwait[slot] = NULL;
     s->pipe_taken = true;
     return true;
 }
@@ -368,7 +371,7 @@ bool sm_mem_translated(Sm *s, uint64_t id, uint64_t paddr)
     (void)idmap_remove(&s->pages, key, NULL);
     idmap_insert(&s->pages, key, paddr);
     sm_check_translated(s, key, paddr);
-    memset(s->xwait, 0, s->max_warps * sizeof *s->xwait);
+    sm_sched_release_all(s->sched);
     return true;
 }
 
@@ -383,7 +386,4 @@ void sm_mem_clear(Sm *s)
     s->nfree_recs = 0;
     s->pipe_next = 0;
     s->mem_blocked = false;
-    if (s->xwait) {
-        memset(s->xwait, 0, s->max_warps * sizeof *s->xwait);
-    }
 }

@@ -81,9 +81,8 @@ typedef struct Sm {
     SmIssue *issued; /* room for `schedulers` entries */
     bool ran;        /* a cycle has run: last_cycle is valid */
     uint64_t last_cycle;
-    bool pipe_taken;       /* the memory pipe took an instruction this cycle */
-    uint64_t pipe_next;    /* first cycle a new transaction may leave */
-    const AtsInst **xwait; /* per slot: the instruction refused for translations */
+    bool pipe_taken;    /* the memory pipe took an instruction this cycle */
+    uint64_t pipe_next; /* first cycle a new transaction may leave */
     SmLineReq lines[SM_COALESCE_MAX_REQS];
     /* translation: key (page number << 1 | space) -> paddr or SM_XLAT_PENDING */
     IdMap pages;
@@ -126,7 +125,8 @@ void sm_wake(Sm *s, uint64_t cycle);
 /* The cycle that contains `now` (floor). */
 uint64_t sm_cycle_of(const Sm *s, SimTime now);
 
-/* sm_mem.c */
+/* sm_mem.c: the scheduler's memory pipe (SmSchedConfig: mem_open, mem_accept). */
+bool sm_mem_open(void *ctx);
 bool sm_mem_accept(void *ctx, uint32_t slot, const AtsInst *in);
 /* Sends what an issued memory instruction (load, posted, fence) makes. */
 void sm_mem_issue(Sm *s, const SmIssue *is, uint64_t cycle);

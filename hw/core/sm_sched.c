@@ -11,7 +11,12 @@
  * cycle its next instruction may issue (UINT64_MAX while it waits for an event),
  * recomputed only when its inputs change: the warp issues, a load of it is answered,
  * its barrier releases. So whether a warp is ready, and the next cycle in which any
- * is, are one comparison per warp, not a walk over its registers every cycle. */
+ * is, are one comparison per warp, not a walk over its registers every cycle. Each
+ * scheduler keeps a lower bound of its slots' wakes (`min_wake`), so a cycle before
+ * it costs no walk; the caller may hold a warp (a wake of UINT64_MAX until it releases
+ * it) instead of refusing it every cycle; and the pipe's mem_open is asked once until
+ * the pipe takes something, instead of mem_accept for every ready pipe instruction
+ * (docs/performance.md, "Stop 33"). */
 #include "hw/core/sm_sched.h"
 
 #include <assert.h>
@@ -30,10 +35,12 @@ typedef struct SmSlot {
     size_t pc;           /* next instruction */
     uint32_t cta;        /* index of the CTA record */
     uint32_t warp_idx;
+    uint32_t unit;        /* its scheduler: slot mod schedulers */
     uint32_t loads;       /* loads in flight */
     uint64_t bar_release; /* the warp may not issue before this cycle */
     uint64_t fence_ready; /* a fence may not issue before this cycle */
     bool at_bar, done;
+    bool held; /* sm_sched_hold until sm_sched_release_all */
     uint64_t ready[SM_REGS];
 } SmSlot;
 
@@ -51,6 +58,10 @@ typedef struct SmSchedUnit {
     uint32_t nslots; /* slots of this scheduler: k, k + S, ... */
     uint32_t last;   /* index (slot / S) of the slot issued last */
     bool has_last;
+    /* No slot of this scheduler wakes before this cycle (a lower bound: lowered by
+     * every sched_wake below it, set exact by a walk that found nothing ready), so a
+     * cycle before it needs no walk. */
+    uint64_t min_wake;
 } SmSchedUnit;
 
 struct SmSched {
@@ -65,6 +76,9 @@ struct SmSched {
                              UINT64_MAX (set with it) */
     SmCtaRec *ctas;       /* max_warps records: a CTA has at least one warp */
     SmSchedUnit *units;
+    bool pipe_asked; /* mem_open was asked in this cycle since the pipe last took */
+    bool pipe_open;  /* its answer */
+    uint32_t held;   /* slots held */
     uint32_t free_slots;
     uint32_t *done; /* finished CTA tags not taken yet: done[done_head..done_end) */
     size_t done_head, done_end, done_cap;
@@ -133,6 +147,7 @@ SmSched *sm_sched_new(const SmSchedConfig *cfg, SimError *err)
         SmSchedUnit *u = &s->units[k];
         u->nslots = (cfg->max_warps - k + cfg->schedulers - 1) / cfg->schedulers;
         u->order = xcalloc(u->nslots, sizeof *u->order);
+        u->min_wake = UINT64_MAX;
     }
     s->free_slots = cfg->max_warps;
     return s;
@@ -163,7 +178,7 @@ uint32_t sm_sched_free_slots(const SmSched *s)
 /* Recomputes the wake of slot w: the latest of the cycles its next instruction waits
  * for (the barrier's release, its registers, a fence's last load answer), UINT64_MAX
  * while it waits for an event (a free slot, an ended warp, the barrier, a load, a
- * fence's loads). The instruction SCHED_AHEAD after the next is fetched into the
+ * fence's loads, a hold). The instruction SCHED_AHEAD after the next is fetched into the
  * cache here: a warp's instructions are read in order, one per issue, from a stream
  * of its own (an SM interleaves 64), so each would otherwise miss; one ahead came too
  * late when a warp issues again at once (GTO), and the load of the next instruction was
@@ -171,7 +186,7 @@ uint32_t sm_sched_free_slots(const SmSched *s)
 static void sched_wake(SmSched *s, SmSlot *w)
 {
     uint64_t *wake = &s->wake[w - s->slots];
-    if (!w->warp || w->done || w->at_bar) {
+    if (!w->warp || w->done || w->at_bar || w->held) {
         *wake = UINT64_MAX;
         return;
     }
@@ -195,6 +210,10 @@ static void sched_wake(SmSched *s, SmSlot *w)
         t = w->ready[in->dst[k]] > t ? w->ready[in->dst[k]] : t;
     }
     *wake = t;
+    SmSchedUnit *u = &s->units[w->unit];
+    if (t < u->min_wake) {
+        u->min_wake = t;
+    }
 }
 
 /* Frees the CTA's slots and queues its tag once its warps ended and loads are in. */
@@ -211,6 +230,8 @@ static void sched_check_cta_done(SmSched *s, uint32_t ci)
             continue;
         }
         w->warp = NULL;
+        s->held -= w->held;
+        w->held = false;
         s->wake[slot] = UINT64_MAX;
         s->free_slots++;
         SmSchedUnit *u = &s->units[slot % S];
@@ -283,7 +304,10 @@ bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
             slot++;
         }
         SmSlot *w = &s->slots[slot];
-        *w = (SmSlot){.warp = &c->warps[k], .cta = ci, .warp_idx = (uint32_t)k};
+        *w = (SmSlot){.warp = &c->warps[k],
+                      .cta = ci,
+                      .warp_idx = (uint32_t)k,
+                      .unit = slot % s->cfg.schedulers};
         if (c->warps[k].ninst > 0) {
             sched_wake(s, w);
         }
@@ -306,17 +330,37 @@ static bool sched_uses_pipe(AtsClass cls)
     return k == SM_ISSUE_LOAD || k == SM_ISSUE_POSTED || k == SM_ISSUE_MEMBAR;
 }
 
+/* The memory pipe's answer for a ready warp's pipe instruction: mem_open once until
+ * it takes something, then mem_accept. */
+static bool sched_offer(SmSched *s, uint32_t slot, const AtsInst *in)
+{
+    if (s->cfg.mem_open) {
+        if (!s->pipe_asked) {
+            s->pipe_open = s->cfg.mem_open(s->cfg.mem_ctx);
+            s->pipe_asked = true;
+        }
+        if (!s->pipe_open) {
+            return false;
+        }
+    }
+    bool took = s->cfg.mem_accept(s->cfg.mem_ctx, slot, in);
+    s->pipe_asked = s->pipe_asked && !took;
+    return took;
+}
+
 /* Ready, the memory pipe asked last. */
-static bool sched_try(SmSched *s, uint32_t slot, uint64_t cycle)
+static inline bool sched_try(SmSched *s, uint32_t slot, uint64_t cycle)
 {
     if (s->wake[slot] > cycle) {
         return false;
     }
     const AtsInst *in = s->next[slot];
-    if (s->cfg.mem_accept && sched_uses_pipe(in->cls)) {
-        return s->cfg.mem_accept(s->cfg.mem_ctx, slot, in);
-    }
-    return true;
+    return !s->cfg.mem_accept || !sched_uses_pipe(in->cls) || sched_offer(s, slot, in);
+}
+
+static uint64_t sched_min(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
 }
 
 static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
@@ -357,37 +401,51 @@ static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
     sched_wake(s, w);
 }
 
-/* The slot scheduler u issues from this cycle, or -1. */
+/* The slot scheduler u issues from this cycle, or -1. A walk that finds none has
+ * seen every slot of the scheduler, so it sets min_wake to their earliest wake. */
 static int64_t sched_pick(SmSched *s, uint32_t k, uint64_t cycle)
 {
     SmSchedUnit *u = &s->units[k];
-    uint32_t S = s->cfg.schedulers;
-    if (s->cfg.policy == SM_POLICY_GTO) {
-        uint32_t last = k + u->last * S;
-        if (u->has_last && sched_try(s, last, cycle)) {
-            return last;
-        }
-        for (uint32_t i = 0; i < u->norder; i++) {
-            if (!(u->has_last && u->order[i] == last) &&
-                sched_try(s, u->order[i], cycle)) {
-                return u->order[i];
-            }
-        }
+    if (cycle < u->min_wake) {
         return -1;
     }
-    uint32_t start = u->has_last ? u->last + 1 : 0;
-    for (uint32_t i = 0; i < u->nslots; i++) {
-        uint32_t slot = k + ((start + i) % u->nslots) * S;
-        if (sched_try(s, slot, cycle)) {
-            return slot;
+    uint32_t S = s->cfg.schedulers;
+    uint64_t lo = UINT64_MAX;
+    if (s->cfg.policy == SM_POLICY_GTO) {
+        uint32_t last = k + u->last * S;
+        if (u->has_last) {
+            if (sched_try(s, last, cycle)) {
+                return last;
+            }
+            lo = s->wake[last];
+        }
+        for (uint32_t i = 0; i < u->norder; i++) {
+            uint32_t slot = u->order[i];
+            if (!(u->has_last && slot == last)) {
+                if (sched_try(s, slot, cycle)) {
+                    return slot;
+                }
+                lo = sched_min(lo, s->wake[slot]);
+            }
+        }
+    } else {
+        uint32_t start = u->has_last ? u->last + 1 : 0;
+        for (uint32_t i = 0; i < u->nslots; i++) {
+            uint32_t slot = k + ((start + i) % u->nslots) * S;
+            if (sched_try(s, slot, cycle)) {
+                return slot;
+            }
+            lo = sched_min(lo, s->wake[slot]);
         }
     }
+    u->min_wake = lo;
     return -1;
 }
 
 size_t sm_sched_cycle(SmSched *s, uint64_t cycle, SmIssue *out)
 {
     size_t n = 0;
+    s->pipe_asked = false;
     for (uint32_t k = 0; k < s->cfg.schedulers; k++) {
         int64_t slot = sched_pick(s, k, cycle);
         if (slot < 0) {
@@ -433,20 +491,26 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
                                 void *ctx)
 {
     uint64_t best = UINT64_MAX;
-    for (uint32_t slot = 0; slot < s->cfg.max_warps; slot++) {
-        uint64_t wake = s->wake[slot];
-        if (wake >= best) {
-            continue;
+    uint32_t S = s->cfg.schedulers;
+    for (uint32_t k = 0; k < S; k++) {
+        if (s->units[k].min_wake >= best) {
+            continue; /* no slot of it wakes earlier */
         }
-        const AtsInst *in = s->next[slot];
-        if (waits && sched_uses_pipe(in->cls) && waits(ctx, slot, in)) {
-            continue;
-        }
-        uint64_t t = wake > from ? wake : from;
-        if (t < best) {
-            best = t;
-            if (best == from) {
-                break; /* nothing can be earlier */
+        for (uint32_t slot = k; slot < s->cfg.max_warps; slot += S) {
+            uint64_t wake = s->wake[slot];
+            if (wake >= best) {
+                continue;
+            }
+            const AtsInst *in = s->next[slot];
+            if (waits && sched_uses_pipe(in->cls) && waits(ctx, slot, in)) {
+                continue;
+            }
+            uint64_t t = wake > from ? wake : from;
+            if (t < best) {
+                best = t;
+                if (best == from) {
+                    return best; /* nothing can be earlier */
+                }
             }
         }
     }
@@ -456,6 +520,27 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
 uint64_t sm_sched_next_cycle(const SmSched *s, uint64_t from)
 {
     return sm_sched_next_cycle_if(s, from, NULL, NULL);
+}
+
+void sm_sched_hold(SmSched *s, uint32_t slot)
+{
+    SmSlot *w = &s->slots[slot];
+    assert(w->warp && !w->held);
+    w->held = true;
+    s->held++;
+    s->wake[slot] = UINT64_MAX;
+}
+
+void sm_sched_release_all(SmSched *s)
+{
+    for (uint32_t slot = 0; s->held > 0 && slot < s->cfg.max_warps; slot++) {
+        SmSlot *w = &s->slots[slot];
+        if (w->held) {
+            w->held = false;
+            s->held--;
+            sched_wake(s, w);
+        }
+    }
 }
 
 const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot)

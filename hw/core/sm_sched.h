@@ -63,6 +63,11 @@ typedef struct SmSchedConfig {
      * issues: true takes the instruction (it issues this cycle), false leaves the warp
      * not ready this cycle. NULL: the pipe takes everything. */
     bool (*mem_accept)(void *ctx, uint32_t slot, const AtsInst *in);
+    /* Whether the pipe may take anything in this cycle: false means mem_accept would
+     * refuse every instruction, with no other effect, so it is not asked. Asked before
+     * the cycle's first offer and again after each instruction it takes. NULL: only
+     * mem_accept decides. */
+    bool (*mem_open)(void *ctx);
     void *mem_ctx;
 } SmSchedConfig;
 
@@ -135,6 +140,14 @@ uint64_t sm_sched_next_cycle_if(const SmSched *s, uint64_t from,
                                 bool (*waits)(void *ctx, uint32_t slot,
                                               const AtsInst *in),
                                 void *ctx);
+
+/* The warp in `slot` waits for an event of the caller's (its pages' translations):
+ * not ready, and left out of sm_sched_next_cycle, until sm_sched_release_all. May be
+ * called from mem_accept. */
+void sm_sched_hold(SmSched *s, uint32_t slot);
+
+/* Ends every hold: those warps are ready again as their registers allow. */
+void sm_sched_release_all(SmSched *s);
 
 /* The warp in `slot` (borrowed from its CTA), NULL for a free slot. */
 const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot);

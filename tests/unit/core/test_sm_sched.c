@@ -415,6 +415,151 @@ static void test_memory_pipe_refusal(void)
     sm_sched_free(s);
 }
 
+/* A pipe that takes one instruction per cycle and says so through mem_open; its
+ * mem_accept takes whatever it is asked, so an offer the scheduler should not make
+ * shows as a second issue in the cycle. */
+typedef struct OpenPipe {
+    bool taken; /* in this cycle (the test clears it between cycles) */
+    uint32_t opened, asked;
+    SmSched *s;
+    int32_t hold;       /* slot to hold at an offer, or -1 */
+    uint32_t hold_skip; /* offers of it taken before that one */
+} OpenPipe;
+
+static bool open_pipe_open(void *ctx)
+{
+    OpenPipe *p = ctx;
+    p->opened++;
+    return !p->taken;
+}
+
+static bool open_pipe_accept(void *ctx, uint32_t slot, const AtsInst *in)
+{
+    OpenPipe *p = ctx;
+    (void)in;
+    p->asked++;
+    if (p->hold == (int32_t)slot && p->hold_skip-- == 0) {
+        p->hold = -1;
+        sm_sched_hold(p->s, slot);
+        return false;
+    }
+    p->taken = true;
+    return true;
+}
+
+static SmSched *make_open_pipe(OpenPipe *p, uint32_t schedulers)
+{
+    SmSchedConfig cfg;
+    SimError err;
+    sm_sched_config_default(&cfg);
+    cfg.schedulers = schedulers;
+    cfg.mem_accept = open_pipe_accept;
+    cfg.mem_open = open_pipe_open;
+    cfg.mem_ctx = p;
+    p->s = sm_sched_new(&cfg, &err);
+    CHECK(p->s != NULL);
+    return p->s;
+}
+
+static void run_open_pipe(OpenPipe *p, uint64_t from, uint64_t to, Log *log)
+{
+    for (uint64_t c = from; c < to; c++) {
+        p->taken = false;
+        run(p->s, c, c + 1, log);
+    }
+}
+
+static void test_memory_pipe_open(void)
+{
+    /* Four warps, one STG each, on four schedulers; the pipe takes one per cycle. 0:
+     * scheduler 0 asks mem_open (open), w0's STG taken; scheduler 1 asks again (the
+     * pipe took something): closed, so w1 is not offered, nor are w2 and w3 (no new
+     * ask: nothing was taken since). 1, 2, 3: w1, w2, w3 in turn the same way.
+     * mem_open: 2 + 2 + 2 + 1 asks, mem_accept: 4. */
+    AtsInst a[4] = {inst(ATS_STG, NONE, 1, 2), inst(ATS_STG, NONE, 1, 2),
+                    inst(ATS_STG, NONE, 1, 2), inst(ATS_STG, NONE, 1, 2)};
+    AtsWarp w[4] = {{.ninst = 1, .inst = &a[0]},
+                    {.ninst = 1, .inst = &a[1]},
+                    {.ninst = 1, .inst = &a[2]},
+                    {.ninst = 1, .inst = &a[3]}};
+    AtsCta cta = {.nwarps = 4, .warps = w};
+    OpenPipe pipe = {.hold = -1};
+    SmSched *s = make_open_pipe(&pipe, 4);
+    Log log = {0};
+    sm_sched_add_cta(s, 0, &cta);
+    run_open_pipe(&pipe, 0, 6, &log);
+    CHECK_EQ_U64(log.n, 4);
+    for (size_t k = 0; k < 4; k++) {
+        CHECK_EQ_U64(log.cycle[k], k);
+        CHECK_EQ_U64(log.is[k].warp, k);
+    }
+    CHECK_EQ_U64(pipe.asked, 4);
+    CHECK_EQ_U64(pipe.opened, 7);
+    sm_sched_free(s);
+}
+
+static void test_hold_and_release(void)
+{
+    /* One scheduler, gto. w0: LDG R1; LDG R5 (held at its offer); w1: IADD R2; IADD
+     * R3. 0: w0's first LDG taken. 1: w0's second offered and held; w1's first IADD.
+     * 2: w1's second (greedy). The first LDG is answered at 5: w0 stays held (its
+     * registers do not end a hold), so no cycle is next and 6 to 9 issue nothing.
+     * Released before 10: w0's second LDG at 10. The pipe was asked three times. */
+    AtsInst a[2] = {inst(ATS_LDG, 1, NONE, NONE), inst(ATS_LDG, 5, NONE, NONE)};
+    AtsInst b[2] = {inst(ATS_INT, 2, NONE, NONE), inst(ATS_INT, 3, NONE, NONE)};
+    AtsWarp w[2] = {{.ninst = 2, .inst = a}, {.ninst = 2, .inst = b}};
+    AtsCta cta = {.nwarps = 2, .warps = w};
+    OpenPipe pipe = {.hold = 0, .hold_skip = 1};
+    SmSched *s = make_open_pipe(&pipe, 1);
+    Log log = {0};
+    sm_sched_add_cta(s, 0, &cta);
+    run_open_pipe(&pipe, 0, 5, &log);
+    sm_sched_load_done(s, 0, 0, 5);
+    CHECK_EQ_U64(sm_sched_next_cycle(s, 6), UINT64_MAX);
+    run_open_pipe(&pipe, 6, 10, &log);
+    static const uint64_t want_cycle[3] = {0, 1, 2};
+    static const uint32_t want_warp[3] = {0, 1, 1};
+    CHECK_EQ_U64(log.n, 3);
+    for (size_t k = 0; k < 3; k++) {
+        CHECK_EQ_U64(log.cycle[k], want_cycle[k]);
+        CHECK_EQ_U64(log.is[k].warp, want_warp[k]);
+    }
+    sm_sched_release_all(s);
+    CHECK_EQ_U64(sm_sched_next_cycle(s, 10), 10);
+    run_open_pipe(&pipe, 10, 12, &log);
+    CHECK_EQ_U64(log.n, 4);
+    CHECK_EQ_U64(log.cycle[3], 10);
+    CHECK_EQ_U64(log.is[3].warp, 0);
+    CHECK_EQ_U64(log.is[3].inst, 1);
+    CHECK_EQ_U64(pipe.asked, 3);
+    sm_sched_free(s);
+}
+
+static void test_wake_below_bound(void)
+{
+    /* One scheduler, gto. w0: LDG R1; IADD R2 <- R1. w1: MUFU R3; IADD R4 <- R3. 0:
+     * w0's LDG. 1: w1's MUFU (w0 waits for R1). Cycles 2 to 4 find nothing ready: the
+     * walk at 2 notes w1 wakes at 101 (w0 waits for an event). The load is answered
+     * at 4: w0's IADD wakes at 5, below what the walk noted, and issues at 5. */
+    AtsInst a[2] = {inst(ATS_LDG, 1, NONE, NONE), inst(ATS_INT, 2, 1, NONE)};
+    AtsInst b[2] = {inst(ATS_SFU, 3, NONE, NONE), inst(ATS_INT, 4, 3, NONE)};
+    AtsWarp w[2] = {{.ninst = 2, .inst = a}, {.ninst = 2, .inst = b}};
+    AtsCta cta = {.nwarps = 2, .warps = w};
+    SmSched *s = make(1, 2, SM_POLICY_GTO);
+    Log log = {0};
+    sm_sched_add_cta(s, 0, &cta);
+    run(s, 0, 5, &log);
+    CHECK_EQ_U64(log.n, 2);
+    CHECK_EQ_U64(sm_sched_next_cycle(s, 5), 101);
+    sm_sched_load_done(s, 0, 0, 4);
+    CHECK_EQ_U64(sm_sched_next_cycle(s, 5), 5);
+    run(s, 5, 6, &log);
+    CHECK_EQ_U64(log.n, 3);
+    CHECK_EQ_U64(log.cycle[2], 5);
+    CHECK_EQ_U64(log.is[2].warp, 0);
+    sm_sched_free(s);
+}
+
 static void test_gto_oldest_by_dispatch(void)
 {
     /* One scheduler, 2 slots. CTA A (slot 0): IADD. CTA B (slot 1): IADD R1; IADD R2
@@ -558,6 +703,9 @@ int main(void)
     RUN(test_exit_and_cta_end);
     RUN(test_two_schedulers);
     RUN(test_memory_pipe_refusal);
+    RUN(test_memory_pipe_open);
+    RUN(test_hold_and_release);
+    RUN(test_wake_below_bound);
     RUN(test_gto_oldest_by_dispatch);
     RUN(test_empty_warp);
     RUN(test_next_cycle_and_bad_config);
