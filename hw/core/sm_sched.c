@@ -229,9 +229,8 @@ static void sched_check_cta_done(SmSched *s, uint32_t ci)
         if (!w->warp || w->cta != ci) {
             continue;
         }
+        assert(!w->held); /* a held warp has not ended, so its CTA is not done */
         w->warp = NULL;
-        s->held -= w->held;
-        w->held = false;
         s->wake[slot] = UINT64_MAX;
         s->free_slots++;
         SmSchedUnit *u = &s->units[slot % S];
