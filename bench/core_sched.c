@@ -48,7 +48,9 @@ int main(int argc, char **argv)
     for (size_t w = 0; w < BENCH_WARPS; w++) {
         bench_build_warp(&warps[w], inst[w], addrs[w], load_every, (uint64_t)w << 20);
     }
-    AtsCta cta = {.nwarps = BENCH_WARPS, .warps = warps};
+    AtsCta ats = {.nwarps = BENCH_WARPS, .warps = warps};
+    CoreCta cta;
+    core_cta_from(&ats, &cta);
     SmSchedConfig cfg;
     SimError err;
     sm_sched_config_default(&cfg);
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
                             BENCH_MAX_PENDING);
                     return 1;
                 }
-                const AtsWarp *w = &warps[out[k].warp];
+                const CoreWarp *w = &cta.warps[out[k].warp];
                 requests += sm_coalesce(&w->addrs[out[k].in->addr_off], out[k].in->mask,
                                         out[k].in->width, reqs);
                 pending[(head + count) % BENCH_MAX_PENDING] =
@@ -110,6 +112,7 @@ int main(int argc, char **argv)
     }
     double wall = bench_seconds() - t0;
     sm_sched_free(s);
+    core_cta_free(&cta);
     printf("warp_insts %" PRIu64 " cycles %" PRIu64 " line_requests %" PRIu64 "\n",
            issued, cycle, requests);
     fprintf(stderr, "wall_s %.6f warp_insts_per_s %.0f cycles_per_s %.0f\n", wall,

@@ -179,8 +179,13 @@ int main(int argc, char **argv)
         bench_build_warp(&warps[w], inst[w], addrs[w], load_every, (uint64_t)w << 20);
     }
     AtsCta cta = {.nwarps = BENCH_WARPS, .warps = warps};
-    uint8_t *encoded = xmalloc(core_cta_size(&cta));
-    core_cta_encode(&cta, encoded);
+    CoreCtaPlan *plan = xmalloc(sizeof *plan);
+    core_cta_plan_init(plan);
+    size_t cta_len = core_cta_plan(plan, &cta);
+    uint8_t *encoded = xmalloc(cta_len);
+    core_cta_encode(plan, &cta, encoded);
+    core_cta_plan_free(plan);
+    free(plan);
     SimError err;
     Registry *r = registry_new();
     Sim *sim = sim_new();
@@ -194,7 +199,7 @@ int main(int argc, char **argv)
         return 1;
     }
     bench_disp->cta = encoded;
-    bench_disp->cta_len = (uint32_t)core_cta_size(&cta);
+    bench_disp->cta_len = (uint32_t)cta_len;
     bench_disp->ctas = ctas;
     platform_reset(p);
     double t0 = bench_seconds();

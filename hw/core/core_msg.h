@@ -18,7 +18,7 @@
  *           kernel_begin (kernel_hint = CoreLaunch.hint) on its mem port and answers
  *           at once; the response's ctas = the CTAs it holds at a time for this kernel
  *           (sm_occupancy; 0 = none fits, which the dispatcher counts as an error).
- *   cta     disp -> sm: addr = the CTA index i, data = the CTA (core_cta_encode). The
+ *   cta     disp -> sm: addr = the CTA index i, data = the CTA (core_cta.h). The
  *           SM answers when the CTA has ended (its warps ended, its loads answered).
  *   finish  disp -> sm: addr = k; the GPU has no CTA of kernel k left. The SM waits
  *           until every request it sent is answered, sends release and then
@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hw/core/accelsim.h"
+#include "hw/core/core_cta.h"
 #include "kernel/error.h"
 #include "kernel/txn.h"
 
@@ -70,29 +70,5 @@ void core_launch_encode(const CoreLaunch *l, uint8_t *out);
 /* Reads a CoreLaunch from data[len]; false (err says why) unless len is
  * CORE_LAUNCH_BYTES. */
 bool core_launch_decode(const uint8_t *data, size_t len, CoreLaunch *l, SimError *err);
-
-/* True for the classes whose accesses leave the SM (global and local: LDG, STG,
- * ATOMG, RED, LDL, STL), the only ones whose addresses a cta message carries. */
-bool core_cta_sends(AtsClass cls);
-/* Bytes core_cta_encode writes for cta. */
-size_t core_cta_size(const AtsCta *cta);
-/* Writes cta into out[core_cta_size(cta)]:
- *   u32 x, y, z, nwarps; per warp u64 ninst, u64 naddrs;
- *   then per warp its instructions (CORE_INST_BYTES each: u64 pc, u32 mask, u32 line,
- *   u32 width, u32 addr_off, u8 cls, u8 ndst, u8 nsrc, u8 pad, u8 dst[8], u8 src[8])
- *   followed by its addresses (u64 each).
- * Only the accesses that leave the SM (core_cta_sends) keep their width and
- * addresses (addr_off counts in the message's own pool); every other instruction goes
- * with width 0 and no address: the SM serves shared-memory and constant accesses at a
- * fixed latency, and their addresses were most of a message's bytes (docs/performance.md,
- * Executing traces). */
-void core_cta_encode(const AtsCta *cta, uint8_t *out);
-/* Reads a CTA from data[len] into *cta (the caller frees it with ats_cta_free); false
- * (err says why, *cta untouched) if data is not a well-formed encoding: sizes that do
- * not add up, a class out of range, more than ATS_MAX_REGS registers, or an address
- * range outside the warp's pool. */
-bool core_cta_decode(const uint8_t *data, size_t len, AtsCta *cta, SimError *err);
-
-#define CORE_INST_BYTES 48
 
 #endif

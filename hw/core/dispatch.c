@@ -25,8 +25,9 @@
  *   ctl_error.
  * - The kernel file is opened at the launch and read in file order, one CTA ahead:
  *   the dispatcher holds at most the CTA it will give next (the running ones are the
- *   SMs'), in the reader (ats_reader_view), and encodes it straight into the cta
- *   message when it gives it. Reading stops once the GPU's last CTA is read.
+ *   SMs'), in the reader (ats_reader_view), interns its instructions when it reads it
+ *   (core_cta_plan: the message's size) and encodes it straight into the cta message
+ *   when it gives it. Reading stops once the GPU's last CTA is read.
  * - When the run holds the trace's scan (the sms' data check, trace_scan_held), every
  *   line has been read in full without error before the run, so the dispatcher reads
  *   its CTAs trusted (ats_reader_trust): of the instructions that do not leave the SM
@@ -120,7 +121,7 @@ typedef struct Disp {
     uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
     bool ready, eof;    /* next holds the next CTA; nothing more to read */
     const AtsCta *next; /* the reader's view of it (borrowed while ready) */
-    size_t next_len;    /* its message's bytes (core_cta_size) */
+    CoreCtaPlan *plan;  /* its message, interned (core_cta_plan) */
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
@@ -222,7 +223,7 @@ static bool disp_peek(Disp *d)
         }
         *d->absent += rank - d->got;
         d->got = rank + 1;
-        size_t n = core_cta_size(c);
+        size_t n = core_cta_plan(d->plan, c);
         if (n > UINT32_MAX) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u does not fit a message",
@@ -231,7 +232,6 @@ static bool disp_peek(Disp *d)
             continue;
         }
         d->next = c;
-        d->next_len = n;
         d->cta_index = i;
         d->ready = true;
     }
@@ -250,8 +250,8 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->next_len, k);
-    core_cta_encode(d->next, txn_fill_data(t));
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->plan->bytes, k);
+    core_cta_encode(d->plan, d->next, txn_fill_data(t));
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
@@ -504,8 +504,13 @@ static void disp_finalize(Block *b)
     free(d->sm);
     free(d->allocs);
     free(d->hints);
+    if (d->plan) {
+        core_cta_plan_free(d->plan);
+        free(d->plan);
+    }
     core_kernels_free(&d->ks);
     d->sm = NULL;
+    d->plan = NULL;
     d->allocs = NULL;
     d->hints = NULL;
     d->launch = NULL;
@@ -538,6 +543,8 @@ static bool disp_realize(Block *b, SimError *err)
         d->allocs[i] = (LadmAlloc){d->ks.allocs[i].base, d->ks.allocs[i].bytes};
     }
     d->host = block_port(b, "host", -1);
+    d->plan = xmalloc(sizeof *d->plan);
+    core_cta_plan_init(d->plan);
     d->sm = xcalloc(d->sms, sizeof *d->sm);
     for (uint32_t k = 0; k < d->sms; k++) {
         d->sm[k].port = block_port(b, "sm", (int)k);

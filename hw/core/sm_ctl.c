@@ -78,15 +78,13 @@ static bool sm_mem_class(AtsClass cls)
 }
 
 /* Every memory instruction has a width sm_coalesce takes. */
-static bool sm_cta_ok(const AtsCta *c)
+static bool sm_cta_ok(const CoreCta *c)
 {
-    for (size_t w = 0; w < c->nwarps; w++) {
-        for (size_t i = 0; i < c->warps[w].ninst; i++) {
-            const AtsInst *in = &c->warps[w].inst[i];
-            if (sm_mem_class(in->cls) &&
-                (in->width == 0 || in->width > SM_COALESCE_MAX_WIDTH)) {
-                return false;
-            }
+    for (size_t k = 0; k < c->ntable; k++) {
+        const AtsInst *in = &c->table[k];
+        if (sm_mem_class(in->cls) &&
+            (in->width == 0 || in->width > SM_COALESCE_MAX_WIDTH)) {
+            return false;
         }
     }
     return true;
@@ -108,7 +106,7 @@ static void sm_ctl_cta(Sm *s, Txn *t)
         return;
     }
     if (!sm_cta_ok(&c->cta) || !sm_sched_add_cta(s->sched, i, &c->cta)) {
-        ats_cta_free(&c->cta);
+        core_cta_free(&c->cta);
         sm_refuse(s, t);
         return;
     }
@@ -141,7 +139,7 @@ void sm_ctl_progress(Sm *s)
     while (sm_sched_take_done(s->sched, &tag)) {
         SmCtaRec *c = &s->ctas[tag];
         (void)egress_push(&s->ctlq, c->resp, 0);
-        ats_cta_free(&c->cta);
+        core_cta_free(&c->cta);
         *c = (SmCtaRec){0};
         (*s->ctas_done)++;
         if (--s->resident == 0) {
@@ -211,7 +209,7 @@ void sm_ctl_clear(Sm *s)
         SmCtaRec *c = &s->ctas[i];
         if (c->used) {
             txn_unref(c->resp);
-            ats_cta_free(&c->cta);
+            core_cta_free(&c->cta);
             *c = (SmCtaRec){0};
         }
     }

@@ -77,7 +77,7 @@ static bool sm_page_ready(Sm *s, uint64_t vaddr, uint32_t space)
 }
 
 /* True if every page the instruction touches is translated (asking for the others). */
-static bool sm_pages_ready(Sm *s, const AtsWarp *w, const AtsInst *in)
+static bool sm_pages_ready(Sm *s, const CoreWarp *w, const AtsInst *in)
 {
     uint32_t space = sm_space(in->cls);
     bool atomic = sm_atomic(in->cls);
@@ -277,7 +277,7 @@ void sm_mem_issue(Sm *s, const SmIssue *is, uint64_t cycle)
         sm_mem_control(s, TXN_RELEASE, 0);
         return;
     }
-    const AtsWarp *w = &s->ctas[is->cta].cta.warps[is->warp];
+    const CoreWarp *w = &s->ctas[is->cta].cta.warps[is->warp];
     const uint64_t *addrs = w->addrs + in->addr_off;
     uint32_t ri = sm_rec_new(s);
     s->recs[ri] = (SmMemRec){.slot = is->slot,

@@ -52,7 +52,7 @@ typedef struct SmMemRec {
  * when it ends (owned). */
 typedef struct SmCtaRec {
     bool used;
-    AtsCta cta;
+    CoreCta cta;
     Txn *resp;
 } SmCtaRec;
 

@@ -31,9 +31,9 @@
 #define SCHED_AHEAD 3
 
 typedef struct SmSlot {
-    const AtsWarp *warp; /* NULL: free slot */
-    size_t pc;           /* next instruction */
-    uint32_t cta;        /* index of the CTA record */
+    const CoreWarp *warp; /* NULL: free slot */
+    size_t pc;            /* next instruction */
+    uint32_t cta;         /* index of the CTA record */
     uint32_t warp_idx;
     uint32_t unit;        /* its scheduler: slot mod schedulers */
     uint32_t loads;       /* loads in flight */
@@ -179,10 +179,12 @@ uint32_t sm_sched_free_slots(const SmSched *s)
  * for (the barrier's release, its registers, a fence's last load answer), UINT64_MAX
  * while it waits for an event (a free slot, an ended warp, the barrier, a load, a
  * fence's loads, a hold). The instruction SCHED_AHEAD after the next is fetched into the
- * cache here: a warp's instructions are read in order, one per issue, from a stream
- * of its own (an SM interleaves 64), so each would otherwise miss; one ahead came too
- * late when a warp issues again at once (GTO), and the load of the next instruction was
- * then the hottest of this function (docs/performance.md, "Fetching further ahead"). */
+ * cache here: a warp's instructions are read in order, one per issue, through its own
+ * list of table indices (an SM interleaves 64), and where a CTA's instructions are
+ * mostly distinct (accesses, each with its own addresses) their table entries are a
+ * stream per warp too, each line of which would otherwise miss; one ahead came too late
+ * when a warp issues again at once (GTO) (docs/performance.md, "Fetching further
+ * ahead"). */
 static void sched_wake(SmSched *s, SmSlot *w)
 {
     uint64_t *wake = &s->wake[w - s->slots];
@@ -190,10 +192,10 @@ static void sched_wake(SmSched *s, SmSlot *w)
         *wake = UINT64_MAX;
         return;
     }
-    const AtsInst *in = &w->warp->inst[w->pc];
+    const AtsInst *in = core_warp_inst(w->warp, w->pc);
     s->next[w - s->slots] = in;
     if (w->pc + SCHED_AHEAD < w->warp->ninst) {
-        __builtin_prefetch(in + SCHED_AHEAD);
+        __builtin_prefetch(core_warp_inst(w->warp, w->pc + SCHED_AHEAD));
     }
     uint64_t t = w->bar_release;
     if (in->cls == ATS_MEMBAR) {
@@ -287,7 +289,7 @@ static void sched_warp_ended(SmSched *s, SmSlot *w, uint64_t cycle)
     sched_check_cta_done(s, w->cta);
 }
 
-bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c)
+bool sm_sched_add_cta(SmSched *s, uint32_t tag, const CoreCta *c)
 {
     if (c->nwarps == 0 || c->nwarps > s->free_slots) {
         return false;
@@ -365,7 +367,7 @@ static uint64_t sched_min(uint64_t a, uint64_t b)
 static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
 {
     SmSlot *w = &s->slots[slot];
-    const AtsInst *in = &w->warp->inst[w->pc];
+    const AtsInst *in = core_warp_inst(w->warp, w->pc);
     SmIssueKind kind = sched_kind(in->cls);
     *out = (SmIssue){.slot = slot,
                      .cta = s->ctas[w->cta].tag,
@@ -462,7 +464,7 @@ void sm_sched_load_done(SmSched *s, uint32_t slot, size_t inst, uint64_t cycle)
 {
     SmSlot *w = &s->slots[slot];
     assert(w->warp && inst < w->pc && w->loads > 0);
-    const AtsInst *in = &w->warp->inst[inst];
+    const AtsInst *in = core_warp_inst(w->warp, inst);
     for (uint8_t k = 0; k < in->ndst; k++) {
         if (in->dst[k] != ATS_ZERO_REG) {
             w->ready[in->dst[k]] = cycle + 1;
@@ -542,7 +544,7 @@ void sm_sched_release_all(SmSched *s)
     }
 }
 
-const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot)
+const CoreWarp *sm_sched_warp(const SmSched *s, uint32_t slot)
 {
     return slot < s->cfg.max_warps ? s->slots[slot].warp : NULL;
 }

@@ -37,7 +37,8 @@
  * - gto forgets its last warp when that warp's slot frees; lrr keeps its position.
  * - Global and local memory instructions and fences go through the memory pipe;
  *   shared-memory and constant accesses are served inside the SM at a fixed latency.
- * - The caller keeps each CTA's AtsCta alive until the CTA is reported done. */
+ * - The caller keeps each CTA (a CoreCta, core_cta.h) alive until the CTA is reported
+ *   done. */
 #ifndef MGTLM_HW_CORE_SM_SCHED_H
 #define MGTLM_HW_CORE_SM_SCHED_H
 
@@ -45,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hw/core/accelsim.h"
+#include "hw/core/core_cta.h"
 #include "kernel/error.h"
 
 #define SM_SCHED_MAX_WARPS 1024
@@ -113,7 +114,7 @@ uint32_t sm_sched_free_slots(const SmSched *s);
 /* Dispatches CTA c (borrowed until reported done) under the caller's tag: its warps
  * take the lowest free slots. False, and nothing changes, if it has no warp or more
  * warps than sm_sched_free_slots(s). */
-bool sm_sched_add_cta(SmSched *s, uint32_t tag, const AtsCta *c);
+bool sm_sched_add_cta(SmSched *s, uint32_t tag, const CoreCta *c);
 
 /* Runs cycle `cycle` (increasing from call to call): writes what issues to out (room
  * for `schedulers` entries, in scheduler order) and returns how many issued. */
@@ -150,6 +151,6 @@ void sm_sched_hold(SmSched *s, uint32_t slot);
 void sm_sched_release_all(SmSched *s);
 
 /* The warp in `slot` (borrowed from its CTA), NULL for a free slot. */
-const AtsWarp *sm_sched_warp(const SmSched *s, uint32_t slot);
+const CoreWarp *sm_sched_warp(const SmSched *s, uint32_t slot);
 
 #endif

@@ -56,11 +56,11 @@ typedef struct Standin {
     uint64_t insts;
 } Standin;
 
-static void standin_xlat(Standin *s, const AtsCta *c)
+static void standin_xlat(Standin *s, const CoreCta *c)
 {
     for (size_t w = 0; w < c->nwarps; w++) {
         for (size_t i = 0; i < c->warps[w].ninst; i++) {
-            const AtsInst *in = &c->warps[w].inst[i];
+            const AtsInst *in = core_warp_inst(&c->warps[w], i);
             if (in->cls != ATS_LDG && in->cls != ATS_LDL) {
                 continue;
             }
@@ -89,7 +89,7 @@ static void standin_take(Standin *s, Txn *t)
         r = txn_new_response(s->base.sim, t);
         r->ctas = (uint32_t)s->ctas;
     } else if (txn_is(t, &core_cmd_cta)) {
-        AtsCta c;
+        CoreCta c;
         if (core_cta_decode(t->data, t->len, &c, &err)) {
             if (nseen < sizeof seen / sizeof seen[0]) {
                 seen[nseen++] = (Seen){s->base.gpu, s->base.index, t->addr, c.x,
@@ -99,7 +99,7 @@ static void standin_take(Standin *s, Txn *t)
                 s->insts += c.warps[w].ninst;
             }
             standin_xlat(s, &c);
-            ats_cta_free(&c);
+            core_cta_free(&c);
         } else {
             bad_msgs++;
         }

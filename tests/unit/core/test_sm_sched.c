@@ -1,11 +1,27 @@
 /* Unit tests of the warp scheduler (hw/core/sm_sched.c). Every expected issue cycle is
  * worked by hand from the rules of SPEC.md 6.2 (the comment of each test shows the
  * derivation); W1, W2 and W3 are SPEC's worked examples. */
+#include <stdlib.h>
+
 #include "hw/core/sm_sched.h"
 #include "tests/unit/harness.h"
 
 #define NONE (-1)
 #define MAX_LOG 64
+#define MAX_HELD 64
+
+/* The CTAs given to schedulers, as an SM holds them (core_cta_from), freed at the end. */
+static CoreCta held[MAX_HELD];
+static size_t nheld;
+
+static const CoreCta *intern(const AtsCta *c)
+{
+    if (nheld == MAX_HELD) {
+        abort(); /* raise MAX_HELD */
+    }
+    core_cta_from(c, &held[nheld]);
+    return &held[nheld++];
+}
 
 typedef struct Log {
     size_t n;
@@ -80,7 +96,7 @@ static void test_w1_dependent_chain(void)
     AtsCta cta = {.nwarps = 1, .warps = &w};
     SmSched *s = make(4, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 7, &cta);
+    sm_sched_add_cta(s, 7, intern(&cta));
     run(s, 0, 20, &log);
     CHECK_EQ_U64(log.n, 3);
     CHECK_EQ_U64(log.cycle[0], 0);
@@ -104,7 +120,7 @@ static void test_w2_independent(void)
     AtsCta cta = {.nwarps = 1, .warps = &w};
     SmSched *s = make(4, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 10, &log);
     CHECK_EQ_U64(log.n, 3);
     for (size_t k = 0; k < 3; k++) {
@@ -123,7 +139,7 @@ static void test_w3(SmPolicy policy, const uint32_t *want_warp)
     AtsCta cta = {.nwarps = 2, .warps = w};
     SmSched *s = make(1, 64, policy);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 10, &log);
     CHECK_EQ_U64(log.n, 6);
     for (size_t k = 0; k < 6; k++) {
@@ -159,7 +175,7 @@ static void test_lrr_skips_stalled_warp(void)
     AtsCta cta = {.nwarps = 3, .warps = w};
     SmSched *s = make(1, 8, SM_POLICY_LRR);
     Log log = {0};
-    CHECK(sm_sched_add_cta(s, 0, &cta));
+    CHECK(sm_sched_add_cta(s, 0, intern(&cta)));
     run(s, 0, 10, &log);
     static const uint32_t want[6] = {0, 1, 2, 1, 2, 0};
     CHECK_EQ_U64(log.n, 6);
@@ -185,7 +201,7 @@ static void test_chains_waw_and_zero_register(void)
     AtsCta cta = {.nwarps = 1, .warps = &w};
     SmSched *s = make(4, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 200, &log);
     CHECK_EQ_U64(log.n, 8);
     for (size_t k = 0; k < 8; k++) {
@@ -207,7 +223,7 @@ static void test_scoreboard_stall_on_load(void)
     AtsCta cta = {.nwarps = 2, .warps = w};
     SmSched *s = make(1, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 30, &log);
     CHECK_EQ_U64(log.n, 5);
     CHECK_EQ_U64(log.is[0].kind, SM_ISSUE_LOAD);
@@ -243,7 +259,7 @@ static void test_barrier_slow_warp(void)
     AtsCta cta = {.nwarps = 2, .warps = w};
     SmSched *s = make(2, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 200, &log);
     static const uint64_t want_cycle[7] = {0, 0, 1, 100, 101, 102, 102};
     static const uint32_t want_warp[7] = {0, 1, 0, 1, 1, 0, 1};
@@ -267,7 +283,7 @@ static void test_barrier_ignores_ended_warps(void)
     AtsCta cta = {.nwarps = 2, .warps = w};
     SmSched *s = make(2, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 10, &log);
     CHECK_EQ_U64(log.n, 3);
     CHECK_EQ_U64(log.is[1].kind, SM_ISSUE_EXIT);
@@ -288,7 +304,7 @@ static void test_membar(void)
     AtsCta cta = {.nwarps = 1, .warps = &w};
     SmSched *s = make(4, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 9, &log);
     CHECK_EQ_U64(log.n, 2);
     CHECK_EQ_U64(log.is[1].kind, SM_ISSUE_POSTED);
@@ -316,13 +332,13 @@ static void test_exit_and_cta_end(void)
     AtsCta ca = {.nwarps = 1, .warps = &wa}, cb = {.nwarps = 1, .warps = &wb};
     SmSched *s = make(1, 2, SM_POLICY_GTO);
     Log log = {0};
-    CHECK(sm_sched_add_cta(s, 10, &ca));
-    CHECK(sm_sched_add_cta(s, 11, &cb));
+    CHECK(sm_sched_add_cta(s, 10, intern(&ca)));
+    CHECK(sm_sched_add_cta(s, 11, intern(&cb)));
     CHECK_EQ_U64(sm_sched_free_slots(s), 0);
     /* A third CTA has no room; one without warps is refused too. */
     AtsCta none = {.nwarps = 0, .warps = NULL};
-    CHECK(!sm_sched_add_cta(s, 12, &ca));
-    CHECK(!sm_sched_add_cta(s, 12, &none));
+    CHECK(!sm_sched_add_cta(s, 12, intern(&ca)));
+    CHECK(!sm_sched_add_cta(s, 12, intern(&none)));
     run(s, 0, 4, &log);
     CHECK_EQ_U64(log.n, 4);
     CHECK(!log.is[1].warp_done);
@@ -356,7 +372,7 @@ static void test_two_schedulers(void)
     AtsCta cta = {.nwarps = 4, .warps = w};
     SmSched *s = make(2, 8, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 10, &log);
     static const uint64_t want_cycle[8] = {0, 0, 1, 1, 2, 2, 3, 3};
     static const uint32_t want_slot[8] = {0, 1, 0, 1, 2, 3, 2, 3};
@@ -404,7 +420,7 @@ static void test_memory_pipe_refusal(void)
     cfg.mem_ctx = &pipe;
     SmSched *s = sm_sched_new(&cfg, &err);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 5, &log);
     CHECK_EQ_U64(log.n, 3);
     CHECK_EQ_U64(log.is[0].warp, 1);
@@ -486,7 +502,7 @@ static void test_memory_pipe_open(void)
     OpenPipe pipe = {.hold = -1};
     SmSched *s = make_open_pipe(&pipe, 4);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run_open_pipe(&pipe, 0, 6, &log);
     CHECK_EQ_U64(log.n, 4);
     for (size_t k = 0; k < 4; k++) {
@@ -512,7 +528,7 @@ static void test_hold_and_release(void)
     OpenPipe pipe = {.hold = 0, .hold_skip = 1};
     SmSched *s = make_open_pipe(&pipe, 1);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run_open_pipe(&pipe, 0, 5, &log);
     sm_sched_load_done(s, 0, 0, 5);
     CHECK_EQ_U64(sm_sched_next_cycle(s, 6), UINT64_MAX);
@@ -547,7 +563,7 @@ static void test_wake_below_bound(void)
     AtsCta cta = {.nwarps = 2, .warps = w};
     SmSched *s = make(1, 2, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     run(s, 0, 5, &log);
     CHECK_EQ_U64(log.n, 2);
     CHECK_EQ_U64(sm_sched_next_cycle(s, 5), 101);
@@ -578,13 +594,13 @@ static void test_gto_oldest_by_dispatch(void)
            cc = {.nwarps = 1, .warps = &wc};
     SmSched *s = make(1, 2, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &ca);
-    sm_sched_add_cta(s, 1, &cb);
+    sm_sched_add_cta(s, 0, intern(&ca));
+    sm_sched_add_cta(s, 1, intern(&cb));
     run(s, 0, 1, &log);
     uint32_t tag;
     CHECK(sm_sched_take_done(s, &tag));
     CHECK_EQ_U64(tag, 0);
-    sm_sched_add_cta(s, 2, &cc);
+    sm_sched_add_cta(s, 2, intern(&cc));
     run(s, 1, 10, &log);
     static const uint64_t want_cycle[7] = {0, 1, 2, 3, 4, 5, 6};
     static const uint32_t want_cta[7] = {0, 1, 2, 2, 2, 1, 1};
@@ -609,11 +625,11 @@ static void test_empty_warp(void)
     SmSched *s = make(4, 4, SM_POLICY_GTO);
     Log log = {0};
     uint32_t tag;
-    sm_sched_add_cta(s, 5, &empty);
+    sm_sched_add_cta(s, 5, intern(&empty));
     CHECK(sm_sched_take_done(s, &tag));
     CHECK_EQ_U64(tag, 5);
     CHECK_EQ_U64(sm_sched_free_slots(s), 4);
-    sm_sched_add_cta(s, 6, &cta);
+    sm_sched_add_cta(s, 6, intern(&cta));
     run(s, 0, 5, &log);
     CHECK_EQ_U64(log.n, 2);
     CHECK_EQ_U64(log.cycle[1], 1);
@@ -647,9 +663,10 @@ static void test_next_cycle_if_and_warp(void)
     cfg.mem_ctx = &pipe;
     SmSched *s = sm_sched_new(&cfg, &err);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
-    CHECK(sm_sched_warp(s, 0) == &w[0]);
-    CHECK(sm_sched_warp(s, 1) == &w[1]);
+    const CoreCta *c = intern(&cta);
+    sm_sched_add_cta(s, 0, c);
+    CHECK(sm_sched_warp(s, 0) == &c->warps[0]);
+    CHECK(sm_sched_warp(s, 1) == &c->warps[1]);
     CHECK(sm_sched_warp(s, 2) == NULL);
     CHECK(sm_sched_warp(s, 64) == NULL);
     run(s, 0, 1, &log);
@@ -670,7 +687,7 @@ static void test_next_cycle_and_bad_config(void)
     AtsCta cta = {.nwarps = 1, .warps = &w};
     SmSched *s = make(4, 64, SM_POLICY_GTO);
     Log log = {0};
-    sm_sched_add_cta(s, 0, &cta);
+    sm_sched_add_cta(s, 0, intern(&cta));
     CHECK_EQ_U64(sm_sched_next_cycle(s, 0), 0);
     run(s, 0, 1, &log);
     CHECK_EQ_U64(sm_sched_next_cycle(s, 1), 100);
@@ -710,5 +727,8 @@ int main(void)
     RUN(test_empty_warp);
     RUN(test_next_cycle_and_bad_config);
     RUN(test_next_cycle_if_and_warp);
+    for (size_t k = 0; k < nheld; k++) {
+        core_cta_free(&held[k]);
+    }
     return harness_report();
 }
