@@ -6,8 +6,9 @@
  * in their active masks and, for accesses that leave the SM, in where their addresses
  * start. So the message and the SM keep each distinct instruction once (CORE_INST_BYTES)
  * and each warp a list of 4-byte table indices: a twelfth of the bytes of a copy per
- * instruction, in messages, in resident CTAs and in what the warp scheduler reads per
- * issue (docs/performance.md, "Interned instructions").
+ * repeated instruction, in messages, in resident CTAs and in what the warp scheduler
+ * reads per issue; 4 bytes more where every instruction is distinct
+ * (docs/performance.md, "Stop 34: each distinct instruction of a CTA once").
  *
  * Message layout (little-endian, fixed-width, the same on every host):
  *   u32 x, y, z, nwarps, ntable;
