@@ -121,8 +121,10 @@ void core_cta_encode(const CoreCtaPlan *p, const AtsCta *cta, uint8_t *out)
         le_put64(o, cta->warps[w].ninst);
         le_put64(o + 8, p->naddrs[w]);
     }
-    memcpy(o, p->table, CORE_INST_BYTES * p->ntable);
-    o += CORE_INST_BYTES * p->ntable;
+    if (p->ntable > 0) { /* no table before the first instruction */
+        memcpy(o, p->table, CORE_INST_BYTES * p->ntable);
+        o += CORE_INST_BYTES * p->ntable;
+    }
     const uint32_t *idx = p->idx;
     for (size_t w = 0; w < cta->nwarps; w++) {
         const AtsWarp *wp = &cta->warps[w];
