@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "hw/core/accelsim_lines.h"
+#include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_parse.h"
 
 /* Where the reader is in the file: before a block's #BEGIN_TB, after it, or after its
@@ -59,6 +60,7 @@ struct AtsReader {
     AtsTextMemo *texts; /* from the first line parsed untrusted; NULL when trusted */
     size_t len;         /* of the line read_line returned last */
     bool trusted;       /* ats_reader_trust */
+    bool sent_only;     /* ats_reader_sent_only */
     AtsMark mark;       /* the #BEGIN_TB line of the block last reached */
     bool marked;
 };
@@ -268,6 +270,19 @@ static bool read_lanes_ok(AtsReader *r, const AtsWarpBuf *wb, uint32_t lanes, ui
                          w * ATS_LANES + (uint64_t)__builtin_ctz(extra));
 }
 
+/* The last instruction of w gives up its addresses unless it is a global or local
+ * access (ats_reader_sent_only). */
+static void read_drop_addrs(AtsWarp *w)
+{
+    AtsInst *in = &w->inst[w->ninst - 1];
+    if (in->width > 0 && !ats_class_is_global(in->cls) && in->cls != ATS_LDL &&
+        in->cls != ATS_STL) {
+        w->naddrs = in->addr_off;
+        in->width = 0;
+        in->addr_off = 0;
+    }
+}
+
 /* Reads the k instruction lines of warp w, into wb when parse is true. */
 static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k,
                             uint64_t w, SimError *err)
@@ -312,6 +327,9 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
             if (!ats_inst_parse(line, &r->info, &r->memos->ops, &r->memos->starts, wb,
                                 r->trusted, &unknown, read_where(r), err)) {
                 return false;
+            }
+            if (r->sent_only) {
+                read_drop_addrs(wb->warp);
             }
             if (pending) {
                 ats_text_memo_keep(pending, wb, unknown);
@@ -500,6 +518,11 @@ bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err)
     r->step = READ_BETWEEN;
     r->marked = false;
     return true;
+}
+
+void ats_reader_sent_only(AtsReader *r)
+{
+    r->sent_only = true;
 }
 
 void ats_reader_trust(AtsReader *r)

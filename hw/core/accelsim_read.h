@@ -75,6 +75,12 @@ bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err);
  * uses the addresses of global and local accesses only (the dispatcher: a cta message
  * carries no other, core_msg.h); such lines were most of what a run parsed twice. */
 void ats_reader_trust(AtsReader *r);
+/* Keeps the addresses of global and local accesses only (ats_class_is_global, LDL,
+ * STL): every other instruction is still read and checked in full, but keeps width 0
+ * and no address, as in a trusted read. For a consumer that uses no other (the
+ * whole-trace scan, trace_scan.h): the shared-memory addresses of a GEMM are most of
+ * its instructions' addresses. Call before the first block is read. */
+void ats_reader_sent_only(AtsReader *r);
 /* Instructions read so far whose mnemonic is not in the opcode table (accelsim_op.h),
  * each counted as an int op (skipped blocks are not read, so not counted). */
 uint64_t ats_reader_unknown(const AtsReader *r);

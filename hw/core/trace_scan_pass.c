@@ -14,7 +14,8 @@
  *   before, stop 29).
  * - Global (LDG, STG, ATOMG, RED) and local (LDL, STL) accesses make line requests;
  *   STG and STL store, ATOMG and RED touch bytes that are not checked. Shared-memory
- *   and constant accesses never leave the sm. */
+ *   and constant accesses never leave the sm, so the reader keeps no address of
+ *   theirs (ats_reader_sent_only; every line is still checked in full). */
 #include "hw/core/trace_scan_pass.h"
 
 #include <stdlib.h>
@@ -126,6 +127,7 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err
     if (!r) {
         return false;
     }
+    ats_reader_sent_only(r);
     PassCtx c = {tk, k, w, 0, 0};
     tk->in_order = true;
     tk->seek_every = 1;

@@ -692,6 +692,56 @@ static void test_trusted(void)
     ats_reader_close(r);
 }
 
+/* A reader of global and local addresses only (ats_reader_sent_only) reads an LDS in
+ * full but keeps it without width or addresses, also when the line comes again (the
+ * second LDS is the memo's); the LDG keeps its 2 addresses, at offset 0. A plain
+ * reader keeps all 10. A bad address of an LDS is still an error. */
+static void test_sent_only(void)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    const char *path = write_file("kernel-15.traceg", header,
+                                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
+                                  "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 4 4\n"
+                                  "9 0020 00000003 1 R5 LDG.E 1 R3 4 2 0x200 4\n"
+                                  "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 4 4\n"
+                                  "9 0030 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                                  false);
+    for (int sent = 0; sent < 2; sent++) {
+        AtsReader *r = ats_reader_open(path, &k, &err);
+        if (sent && r) {
+            ats_reader_sent_only(r);
+        }
+        const AtsCta *c = NULL;
+        bool got = false;
+        CHECK(r && ats_reader_view(r, &c, &got, &err) && got);
+        if (got) {
+            const AtsWarp *w = &c->warps[0];
+            CHECK_EQ_U64(w->ninst, 4);
+            CHECK_EQ_U64(w->inst[0].cls, ATS_LDS);
+            CHECK_EQ_U64(w->inst[2].cls, ATS_LDS);
+            CHECK_EQ_U64(w->inst[0].width, sent ? 0 : 4);
+            CHECK_EQ_U64(w->inst[2].width, sent ? 0 : 4);
+            CHECK_EQ_U64(w->inst[2].addr_off, sent ? 0 : 6);
+            CHECK_EQ_U64(w->naddrs, sent ? 2 : 10);
+            CHECK_EQ_U64(w->inst[1].width, 4);
+            CHECK_EQ_U64(w->inst[1].addr_off, sent ? 0 : 4);
+            CHECK_EQ_U64(w->addrs[w->inst[1].addr_off + 1], 0x204);
+        }
+        ats_reader_close(r);
+    }
+    path = write_file("kernel-16.traceg", header,
+                      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                      "9 0010 0000000f 1 R3 LDS 1 R4 4 2 0x1000000 4 x\n#END_TB\n",
+                      false);
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    ats_reader_sent_only(r);
+    const AtsCta *c = NULL;
+    bool got = false;
+    CHECK(r && !ats_reader_view(r, &c, &got, &err));
+    ats_reader_close(r);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -710,6 +760,7 @@ int main(void)
     RUN(test_delta_forms);
     RUN(test_digit_runs);
     RUN(test_trusted);
+    RUN(test_sent_only);
     RUN(test_line_memo);
     RUN(test_text_memo);
     RUN(test_text_memo_reader);
@@ -717,7 +768,8 @@ int main(void)
         "kernel-1.traceg",  "kernel-2.traceg.gz", "kernelslist.g.gz", "kernel-3.traceg",
         "kernel-4.traceg",  "kernel-5.traceg",    "kernel-6.traceg",  "kernel-7.traceg",
         "kernel-8.traceg",  "kernel-9.traceg",    "kernel-10.traceg", "kernel-11.traceg",
-        "kernel-12.traceg", "kernel-13.traceg",   "kernel-14.traceg"};
+        "kernel-12.traceg", "kernel-13.traceg",   "kernel-14.traceg", "kernel-15.traceg",
+        "kernel-16.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
