@@ -162,7 +162,9 @@ static void test_top_of_address_space(void)
 /* The coalescer against a byte-by-byte reference written here (every byte of every
  * active lane, in lane and address order, finds or appends its line) on 4,000
  * generated accesses: masks, widths 1..256, lanes on a few neighbouring lines, the same
- * line revisited after others, and the top of the address space. */
+ * line revisited after others, lanes in descending order with and without gaps
+ * between them (the coalescer joins adjacent ranges of one line), and the top of the
+ * address space. */
 static size_t bytewise(const uint64_t *addrs, uint32_t mask, uint32_t width,
                        SmLineReq *out)
 {
@@ -205,6 +207,9 @@ static void test_against_bytewise(void)
         for (int i = 0; i < 32; i++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             uint64_t off = t % 2 ? (uint64_t)i * width : x % 512;
+            if (t % 7 == 4) { /* descending lanes, every other one a gap of one byte */
+                off = (uint64_t)(31 - i) * (width + (uint64_t)(i % 2));
+            }
             addrs[i] = base + off > base ? base + off : UINT64_MAX - (x % 64);
         }
         SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
