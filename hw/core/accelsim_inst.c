@@ -517,8 +517,7 @@ static bool inst_atomic_ok(const char *opcode, uint64_t width, uint32_t mask,
  * nobody reads (see ats_inst_parse). */
 INST_HOT bool inst_short(AtsOpKind kind, AtsClass cls)
 {
-    return (kind == ATS_OP_FIXED || kind == ATS_OP_UNKNOWN) &&
-           !ats_class_is_global(cls) && cls != ATS_LDL && cls != ATS_STL;
+    return (kind == ATS_OP_FIXED || kind == ATS_OP_UNKNOWN) && !ats_class_leaves_sm(cls);
 }
 
 /* The slot of lines starting at p (a padded line: 8 bytes readable). */

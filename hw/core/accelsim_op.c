@@ -267,6 +267,11 @@ bool ats_class_is_global(AtsClass cls)
     return cls == ATS_LDG || cls == ATS_STG || cls == ATS_ATOMG || cls == ATS_RED;
 }
 
+bool ats_class_leaves_sm(AtsClass cls)
+{
+    return ats_class_is_global(cls) || cls == ATS_LDL || cls == ATS_STL;
+}
+
 const char *ats_class_name(AtsClass cls)
 {
     return cls < ATS_CLASS_COUNT ? ats_class_names[cls] : "?";

@@ -39,6 +39,10 @@ AtsClass ats_op_resolve(AtsOpKind kind, const AtsKernelInfo *k, bool any_lane,
 bool ats_class_needs_addrs(AtsClass cls);
 /* True for ATS_LDG, ATS_STG, ATS_ATOMG and ATS_RED. */
 bool ats_class_is_global(AtsClass cls);
+/* True for the global and local accesses (ats_class_is_global, ATS_LDL, ATS_STL): the
+ * classes whose accesses leave the SM, the only ones whose addresses the cores use
+ * after the trace is read (the cta message, the scan's counts). */
+bool ats_class_leaves_sm(AtsClass cls);
 /* Lower-case name of a class ("int", "ldg", ...), as trace-info prints it. */
 const char *ats_class_name(AtsClass cls);
 

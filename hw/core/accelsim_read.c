@@ -275,8 +275,7 @@ static bool read_lanes_ok(AtsReader *r, const AtsWarpBuf *wb, uint32_t lanes, ui
 static void read_drop_addrs(AtsWarp *w)
 {
     AtsInst *in = &w->inst[w->ninst - 1];
-    if (in->width > 0 && !ats_class_is_global(in->cls) && in->cls != ATS_LDL &&
-        in->cls != ATS_STL) {
+    if (in->width > 0 && !ats_class_leaves_sm(in->cls)) {
         w->naddrs = in->addr_off;
         in->width = 0;
         in->addr_off = 0;

@@ -70,13 +70,13 @@ bool ats_reader_seek(AtsReader *r, const AtsMark *m, SimError *err);
 /* From the next block on, reads instruction lines as known good: a full read of the
  * same file (the run's scan, trace_scan.h) accepted every line. An instruction of a
  * fixed class (accelsim_op.h) that is neither a global nor a local access (not
- * ats_class_is_global, LDL or STL) is then read only up to its source registers: it
+ * ats_class_leaves_sm) is then read only up to its source registers: it
  * keeps width 0 and no address, and what follows is not checked. For a consumer that
  * uses the addresses of global and local accesses only (the dispatcher: a cta message
  * carries no other, core_msg.h); such lines were most of what a run parsed twice. */
 void ats_reader_trust(AtsReader *r);
-/* Keeps the addresses of global and local accesses only (ats_class_is_global, LDL,
- * STL): every other instruction is still read and checked in full, but keeps width 0
+/* Keeps the addresses of global and local accesses only (ats_class_leaves_sm): every
+ * other instruction is still read and checked in full, but keeps width 0
  * and no address, as in a trusted read. For a consumer that uses no other (the
  * whole-trace scan, trace_scan.h): the shared-memory addresses of a GEMM are most of
  * its instructions' addresses. Call before the first block is read. */

@@ -5,21 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/core/accelsim_op.h"
 #include "hw/core/core_le.h"
 #include "kernel/xalloc.h"
 
 #define CORE_CTA_HEAD 20
 #define CORE_WARP_HEAD 16
 
-bool core_cta_sends(AtsClass cls)
-{
-    return cls == ATS_LDG || cls == ATS_STG || cls == ATS_ATOMG || cls == ATS_RED ||
-           cls == ATS_LDL || cls == ATS_STL;
-}
-
 static bool core_inst_sends(const AtsInst *in)
 {
-    return in->width > 0 && core_cta_sends(in->cls);
+    return in->width > 0 && ats_class_leaves_sm(in->cls);
 }
 
 void core_cta_plan_init(CoreCtaPlan *p)

@@ -19,7 +19,7 @@
  *   addresses.
  *
  * Decisions:
- * - Only the accesses that leave the SM (core_cta_sends) keep their width and
+ * - Only the accesses that leave the SM (ats_class_leaves_sm) keep their width and
  *   addresses; every other instruction goes with width 0 and no address: the SM serves
  *   shared-memory and constant accesses at a fixed latency, and their addresses were
  *   most of a message's bytes (docs/performance.md, "Executing traces").
@@ -84,10 +84,6 @@ typedef struct CoreCtaPlan {
         uint32_t entry, gen;
     } memo[CORE_CTA_MEMO];
 } CoreCtaPlan;
-
-/* True for the classes whose accesses leave the SM (global and local: LDG, STG,
- * ATOMG, RED, LDL, STL), the only ones whose addresses a cta message carries. */
-bool core_cta_sends(AtsClass cls);
 
 /* An empty plan, not allocated until used. */
 void core_cta_plan_init(CoreCtaPlan *p);

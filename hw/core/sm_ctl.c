@@ -30,6 +30,7 @@
  *   answered: no response exists for it). */
 #include <string.h>
 
+#include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_read.h"
 #include "hw/core/sm_occupancy.h"
 #include "hw/core/sm_priv.h"
@@ -71,18 +72,12 @@ static void sm_ctl_launch(Sm *s, Txn *t)
     txn_unref(t);
 }
 
-static bool sm_mem_class(AtsClass cls)
-{
-    return cls == ATS_LDG || cls == ATS_STG || cls == ATS_LDL || cls == ATS_STL ||
-           cls == ATS_ATOMG || cls == ATS_RED;
-}
-
 /* Every memory instruction has a width sm_coalesce takes. */
 static bool sm_cta_ok(const CoreCta *c)
 {
     for (size_t k = 0; k < c->ntable; k++) {
         const AtsInst *in = &c->table[k];
-        if (sm_mem_class(in->cls) &&
+        if (ats_class_leaves_sm(in->cls) &&
             (in->width == 0 || in->width > SM_COALESCE_MAX_WIDTH)) {
             return false;
         }

@@ -71,8 +71,7 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
             const AtsInst *in = &warp->inst[i];
             tk->thread_insts += (unsigned)__builtin_popcount(in->mask);
             tk->by_class[in->cls]++;
-            if (ats_class_is_global(in->cls) || in->cls == ATS_LDL ||
-                in->cls == ATS_STL) {
+            if (ats_class_leaves_sm(in->cls)) {
                 pass_mem(c, in, warp);
             }
         }

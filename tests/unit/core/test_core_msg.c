@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_read.h"
 #include "hw/core/core_msg.h"
 #include "tests/unit/harness.h"
@@ -161,7 +162,8 @@ static void test_cta_keeps_sent_addresses(void)
     CHECK_EQ_U64(core_warp_inst(b, 2)->addr_off, 0);
     CHECK_EQ_U64(b->addrs[0], 0x1500);
     CHECK_EQ_U64(b->addrs[1], 0x1600);
-    CHECK(core_cta_sends(ATS_LDL) && core_cta_sends(ATS_RED) && !core_cta_sends(ATS_STS));
+    CHECK(ats_class_leaves_sm(ATS_LDL) && ats_class_leaves_sm(ATS_RED) &&
+          !ats_class_leaves_sm(ATS_STS));
     core_cta_free(&back);
     free(buf);
     ats_cta_free(&c);
