@@ -179,13 +179,8 @@ int main(int argc, char **argv)
         bench_build_warp(&warps[w], inst[w], addrs[w], load_every, (uint64_t)w << 20);
     }
     AtsCta cta = {.nwarps = BENCH_WARPS, .warps = warps};
-    CoreCtaPlan *plan = xmalloc(sizeof *plan);
-    core_cta_plan_init(plan);
-    size_t cta_len = core_cta_plan(plan, &cta);
-    uint8_t *encoded = xmalloc(cta_len);
-    core_cta_encode(plan, &cta, encoded);
-    core_cta_plan_free(plan);
-    free(plan);
+    size_t cta_len;
+    uint8_t *encoded = core_cta_message(&cta, &cta_len);
     SimError err;
     Registry *r = registry_new();
     Sim *sim = sim_new();

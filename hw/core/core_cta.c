@@ -269,17 +269,24 @@ void core_cta_free(CoreCta *cta)
     memset(cta, 0, sizeof *cta);
 }
 
-void core_cta_from(const AtsCta *cta, CoreCta *out)
+uint8_t *core_cta_message(const AtsCta *cta, size_t *len)
 {
     CoreCtaPlan *p = xmalloc(sizeof *p);
     core_cta_plan_init(p);
-    size_t n = core_cta_plan(p, cta);
-    uint8_t *buf = xmalloc(n);
+    *len = core_cta_plan(p, cta);
+    uint8_t *buf = xmalloc(*len);
     core_cta_encode(p, cta, buf);
-    bool ok = core_cta_decode(buf, n, out, NULL);
-    free(buf);
     core_cta_plan_free(p);
     free(p);
+    return buf;
+}
+
+void core_cta_from(const AtsCta *cta, CoreCta *out)
+{
+    size_t n;
+    uint8_t *buf = core_cta_message(cta, &n);
+    bool ok = core_cta_decode(buf, n, out, NULL);
+    free(buf);
     if (!ok) {
         abort(); /* an encoding of a CTA decodes */
     }

@@ -99,6 +99,9 @@ void core_cta_encode(const CoreCtaPlan *p, const AtsCta *cta, uint8_t *out);
  * the table, or an address range outside its warp's addresses. */
 bool core_cta_decode(const uint8_t *data, size_t len, CoreCta *cta, SimError *err);
 void core_cta_free(CoreCta *cta);
+/* The message of cta, planned on its own, in a new buffer (the caller frees it) of
+ * *len bytes (tests and benchmarks; a dispatcher keeps one plan for all its CTAs). */
+uint8_t *core_cta_message(const AtsCta *cta, size_t *len);
 /* cta as an SM would hold it after its message (tests and benchmarks). */
 void core_cta_from(const AtsCta *cta, CoreCta *out);
 

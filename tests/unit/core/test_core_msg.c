@@ -63,24 +63,11 @@ static AtsCta sample(void)
     return c;
 }
 
-/* The message of c (malloc'd; its bytes in *n), planned with a plan of its own. */
-static uint8_t *encode(const AtsCta *c, size_t *n)
-{
-    CoreCtaPlan *p = malloc(sizeof *p);
-    core_cta_plan_init(p);
-    *n = core_cta_plan(p, c);
-    uint8_t *buf = malloc(*n);
-    core_cta_encode(p, c, buf);
-    core_cta_plan_free(p);
-    free(p);
-    return buf;
-}
-
 static void test_cta_round_trip(void)
 {
     AtsCta c = sample();
     size_t n;
-    uint8_t *buf = encode(&c, &n);
+    uint8_t *buf = core_cta_message(&c, &n);
     /* 20 head + 2 x 16 warp heads + 3 x 48 instructions (all distinct) + 3 x 4
      * indices + 2 x 8 addresses. */
     CHECK_EQ_U64(n, 20 + 32 + 144 + 12 + 16);
@@ -148,7 +135,7 @@ static void test_cta_keeps_sent_addresses(void)
         w->addrs[i] = 0x1000 + 0x100 * i;
     }
     size_t n;
-    uint8_t *buf = encode(&c, &n);
+    uint8_t *buf = core_cta_message(&c, &n);
     CHECK_EQ_U64(n, 208);
     CoreCta back;
     SimError err;
@@ -209,7 +196,7 @@ static void test_cta_interns(void)
     const uint32_t mask[3] = {0xffffffff, 0xf, 0xffffffff};
     AtsCta c = three_inst_warps(3, mask);
     size_t n;
-    uint8_t *buf = encode(&c, &n);
+    uint8_t *buf = core_cta_message(&c, &n);
     CHECK_EQ_U64(n, 392);
     CoreCta back;
     SimError err;

@@ -122,15 +122,11 @@ static void disp_next(TestDisp *d)
 {
     Script *sc = d->sc;
     while (sc->nsent < sc->nctas && sc->inflight < sc->fit) {
-        const AtsCta *c = &sc->ctas[sc->nsent];
-        CoreCtaPlan *plan = malloc(sizeof *plan);
-        CHECK(plan != NULL);
-        core_cta_plan_init(plan);
-        Txn *t = txn_new_declared(d->b.sim, &core_cmd_cta, sc->nsent,
-                                  (uint32_t)core_cta_plan(plan, c));
-        core_cta_encode(plan, c, txn_set_data(t, NULL));
-        core_cta_plan_free(plan);
-        free(plan);
+        size_t n;
+        uint8_t *msg = core_cta_message(&sc->ctas[sc->nsent], &n);
+        Txn *t = txn_new_declared(d->b.sim, &core_cmd_cta, sc->nsent, (uint32_t)n);
+        memcpy(txn_set_data(t, NULL), msg, n);
+        free(msg);
         CHECK(port_send(d->p, t));
         sc->nsent++;
         sc->inflight++;
