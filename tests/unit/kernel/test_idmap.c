@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "kernel/bits.h"
 #include "tests/unit/harness.h"
 
 /* xorshift64: the test's own deterministic key stream. */
@@ -35,6 +36,28 @@ static void test_basic(void)
     CHECK(!idmap_get(&m, 5, NULL));
     CHECK_EQ_U64(idmap_count(&m), 0);
     idmap_destroy(&m);
+}
+
+/* The layout rule a search's and a remove's early stops rely on: each used slot
+ * records its distance from its key's home (1 at home), and along a run no key sits
+ * more than one slot further from home than the key before it (Robin Hood order);
+ * the used slots are the map's count. */
+static void test_robin_hood(const IdMap *m)
+{
+    size_t used = 0, bad_dist = 0, bad_order = 0;
+    for (size_t i = 0; i < m->cap; i++) {
+        const IdMapSlot *s = &m->slots[i];
+        if (s->dist == 0) {
+            continue;
+        }
+        used++;
+        uint64_t h = (m->ordered ? s->key : bits_mix64(s->key)) & (m->cap - 1);
+        bad_dist += s->dist != ((i - h) & (m->cap - 1)) + 1;
+        bad_order += s->dist > m->slots[(i + m->cap - 1) & (m->cap - 1)].dist + 1;
+    }
+    CHECK_EQ_U64(used, idmap_count(m));
+    CHECK_EQ_U64(bad_dist, 0);
+    CHECK_EQ_U64(bad_order, 0);
 }
 
 static void test_random_against_reference(bool ordered)
@@ -86,6 +109,7 @@ static void test_random_against_reference(bool ordered)
     }
     CHECK_EQ_U64(bad, 0);
     CHECK_EQ_U64(idmap_count(&m), live);
+    test_robin_hood(&m);
     idmap_destroy(&m);
 }
 
@@ -129,6 +153,43 @@ static void test_ordered_layout(void)
     }
     CHECK(in_order < 100);
     idmap_destroy(&mixed);
+}
+
+/* An ordered map of 64 slots with keys 10..19 and 40..49 at home. 74 (home 10) goes
+ * right after 10, moving 11..19 one slot on (a run is in the order of its keys'
+ * homes); removing 74 brings them back home; removing 15 then moves nothing, since 16
+ * is at home (a plain linear-probing remove walked on to the end of the run). */
+static void test_remove_at_home(void)
+{
+    IdMap m;
+    idmap_init_ordered(&m);
+    for (uint64_t k = 10; k < 20; k++) {
+        CHECK(idmap_insert(&m, k, k));
+        CHECK(idmap_insert(&m, k + 30, k + 30));
+    }
+    CHECK_EQ_U64(m.cap, 64);
+    CHECK(idmap_insert(&m, 74, 74));
+    CHECK_EQ_U64(m.slots[11].key, 74);
+    CHECK_EQ_U64(m.slots[11].dist, 2);
+    CHECK_EQ_U64(m.slots[20].key, 19);
+    CHECK_EQ_U64(m.slots[20].dist, 2);
+    test_robin_hood(&m);
+    CHECK(idmap_remove(&m, 74, NULL));
+    CHECK_EQ_U64(m.slots[11].key, 11);
+    CHECK_EQ_U64(m.slots[11].dist, 1);
+    CHECK_EQ_U64(m.slots[20].dist, 0);
+    CHECK(idmap_remove(&m, 15, NULL));
+    CHECK_EQ_U64(m.slots[15].dist, 0);
+    CHECK_EQ_U64(m.slots[16].key, 16);
+    CHECK_EQ_U64(m.slots[16].dist, 1);
+    uint64_t v = 0;
+    CHECK(idmap_get(&m, 19, &v));
+    CHECK_EQ_U64(v, 19);
+    CHECK(!idmap_get(&m, 15, NULL));
+    CHECK(!idmap_get(&m, 74, NULL));
+    CHECK_EQ_U64(idmap_count(&m), 19);
+    test_robin_hood(&m);
+    idmap_destroy(&m);
 }
 
 static void test_growth(void)
@@ -217,6 +278,7 @@ int main(void)
     RUN(test_random_mixed);
     RUN(test_random_ordered);
     RUN(test_ordered_layout);
+    RUN(test_remove_at_home);
     RUN(test_growth);
     RUN(test_iteration);
     return harness_report();
