@@ -34,6 +34,14 @@
  *   only what the SM uses (class, mask, registers), not their addresses (most of the
  *   parse: GEMM's LDS lines carry 32 each); the cta messages are byte for byte the
  *   same. Without the scan (`check` false) every line is read in full here.
+ * - Better still, with the scan held the dispatcher reads no text: the scan wrote
+ *   every block's message to its spool (trace_spool.h), and the dispatcher passes
+ *   over the records from its seek point's (trace_scan_spool), reads the header of
+ *   each, skips other GPUs' by their length and copies its own into the cta message.
+ *   The same rules of order, absence and errors apply; a record that cannot be read
+ *   is a trace error that ends the kernel's file. A kernel the scan could not spool
+ *   (no temporary file, or a message past 4 GiB), or `spool` false, is read as text
+ *   as above; the messages are the same bytes either way.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -73,6 +81,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hw/core/accelsim_read.h"
 #include "hw/core/core_kernels.h"
@@ -118,10 +127,17 @@ typedef struct Disp {
     AtsReader *rd;
     AtsKernelInfo info;
     CtaMap map;
-    uint64_t want, got; /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;    /* next holds the next CTA; nothing more to read */
-    const AtsCta *next; /* the reader's view of it (borrowed while ready) */
-    CoreCtaPlan *plan;  /* its message, interned (core_cta_plan) */
+    uint64_t want, got;    /* the GPU's CTAs; the rank after the last one taken */
+    bool ready, eof;       /* next holds the next CTA; nothing more to read */
+    const AtsCta *next;    /* the reader's view of it (borrowed while ready) */
+    CoreCtaPlan *plan;     /* its message, interned (core_cta_plan) */
+    bool spool;            /* parameter: read the scan's spool when it holds the kernel */
+    const TraceScan *scan; /* held while the kernel is read from its spool */
+    const TraceSpool *sp;  /* that spool (NULL: the kernel is read as text) */
+    uint64_t sp_at, sp_end;  /* the next record; the end of the kernel's records */
+    uint32_t sp_len;         /* the message length of the record at sp_at */
+    uint8_t *msg;            /* the next CTA's message read from the spool (owned), */
+    size_t msg_len, msg_cap; /* of msg_len bytes */
     uint64_t cta_index;
     bool reported; /* a trace error of this kernel went to stderr */
     uint32_t launched, finished;
@@ -146,7 +162,54 @@ static void disp_close(Disp *d)
     d->ready = false;
     ats_reader_close(d->rd);
     d->rd = NULL;
+    trace_scan_put(d->scan);
+    d->scan = NULL;
+    d->sp = NULL;
     d->eof = true;
+}
+
+/* Reads the kernel from the scan's spool (trace_scan_spool) when the parameter allows
+ * it and the scan of dir holds the kernel's messages: from the record of the seek
+ * point before the GPU's first CTA. True if so. */
+static bool disp_spool_open(Disp *d, const char *dir)
+{
+    SimError err;
+    if (!d->spool || !d->rd || d->want == 0 || !(d->scan = trace_scan_get(dir, &err))) {
+        return false;
+    }
+    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
+    d->sp = trace_scan_spool(d->scan, d->kernel, first, &d->sp_at, &d->sp_end);
+    if (!d->sp) {
+        trace_scan_put(d->scan);
+        d->scan = NULL;
+    }
+    return d->sp != NULL;
+}
+
+/* The next block's x, y, z (got false at the end of the kernel): from the spool's
+ * record, or the reader's next #BEGIN_TB. */
+static bool disp_next_id(Disp *d, uint32_t id[3], bool *got, SimError *err)
+{
+    if (!d->sp) {
+        return ats_reader_peek(d->rd, id, got, err);
+    }
+    *got = d->sp_at < d->sp_end;
+    if (*got && !trace_spool_head(d->sp, d->sp_at, id, &d->sp_len)) {
+        return sim_error_set(err, "%s: cannot read the trace's spool",
+                             d->ks.kernels[d->kernel].path);
+    }
+    return true;
+}
+
+/* Passes over the next block (another GPU's, or out of order). */
+static bool disp_skip(Disp *d, SimError *err)
+{
+    if (d->sp) {
+        d->sp_at += 4 + (uint64_t)d->sp_len;
+        return true;
+    }
+    bool got;
+    return ats_reader_skip(d->rd, &got, err);
 }
 
 /* Starts reading the kernel file (the run holds the scan of the trace folder dir) at
@@ -172,6 +235,26 @@ static void disp_seek(Disp *d, const char *dir)
     trace_scan_put(s);
 }
 
+/* Reads the message of the record at sp_at (the GPU's next CTA) into msg. */
+static bool disp_spool_take(Disp *d, SimError *err)
+{
+    if (d->sp_len > d->msg_cap) {
+        uint8_t *grown = realloc(d->msg, d->sp_len);
+        if (!grown) {
+            return sim_error_set(err, "%s: out of memory", d->base.name);
+        }
+        d->msg = grown;
+        d->msg_cap = d->sp_len;
+    }
+    if (!trace_spool_body(d->sp, d->sp_at, d->sp_len, d->msg)) {
+        return sim_error_set(err, "%s: cannot read the trace's spool",
+                             d->ks.kernels[d->kernel].path);
+    }
+    d->msg_len = d->sp_len;
+    d->sp_at += 4 + (uint64_t)d->sp_len;
+    return true;
+}
+
 /* Reads ahead until the next CTA of the GPU is held or there is none left; true if
  * one is held. got is the rank (cta_map_rank) after the last CTA taken. */
 static bool disp_peek(Disp *d)
@@ -186,7 +269,7 @@ static bool disp_peek(Disp *d)
         uint32_t id[3];
         bool got;
         SimError err;
-        if (!ats_reader_peek(d->rd, id, &got, &err)) {
+        if (!disp_next_id(d, id, &got, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
@@ -209,10 +292,22 @@ static bool disp_peek(Disp *d)
                          (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
                 disp_trace_error(d, msg);
             }
-            if (!ats_reader_skip(d->rd, &got, &err)) {
+            if (!disp_skip(d, &err)) {
                 disp_trace_error(d, err.msg);
                 disp_close(d);
             }
+            continue;
+        }
+        if (d->sp) {
+            if (!disp_spool_take(d, &err)) {
+                disp_trace_error(d, err.msg);
+                disp_close(d);
+                break;
+            }
+            *d->absent += rank - d->got;
+            d->got = rank + 1;
+            d->cta_index = i;
+            d->ready = true;
             continue;
         }
         const AtsCta *c;
@@ -250,8 +345,13 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)d->plan->bytes, k);
-    core_cta_encode(d->plan, d->next, txn_fill_data(t));
+    size_t len = d->sp ? d->msg_len : d->plan->bytes;
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)len, k);
+    if (d->sp) {
+        memcpy(txn_fill_data(t), d->msg, len);
+    } else {
+        core_cta_encode(d->plan, d->next, txn_fill_data(t));
+    }
     d->ready = false;
     d->sm[k].busy++;
     d->inflight++;
@@ -371,7 +471,7 @@ static void disp_start(Disp *d, Txn *t)
     }
     if (disp_map(d, &err)) {
         d->want = cta_map_count(&d->map, (uint32_t)d->base.gpu);
-        if (scanned) {
+        if (scanned && !disp_spool_open(d, dir)) {
             disp_seek(d, dir);
         }
     } else {
@@ -504,6 +604,7 @@ static void disp_finalize(Block *b)
     free(d->sm);
     free(d->allocs);
     free(d->hints);
+    free(d->msg);
     if (d->plan) {
         core_cta_plan_free(d->plan);
         free(d->plan);
@@ -513,6 +614,7 @@ static void disp_finalize(Block *b)
     d->plan = NULL;
     d->allocs = NULL;
     d->hints = NULL;
+    d->msg = NULL;
     d->launch = NULL;
 }
 
@@ -577,6 +679,12 @@ static const ParamDef disp_params[] = {
      .min = PLACEMENT_PAGE_MIN,
      .max = PLACEMENT_PAGE_MAX,
      .doc = "ladm: page size of the analysis, as the host's page (a power of two)"},
+    {.key = "spool",
+     .offset = offsetof(Disp, spool),
+     .type = PT_BOOL,
+     .def = "true",
+     .doc = "read CTAs from the scan's spool of cta messages when the run holds the "
+            "scan (false: parse the trace's text again)"},
     {.key = "interval",
      .offset = offsetof(Disp, interval),
      .type = PT_TIME,

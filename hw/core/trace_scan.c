@@ -34,6 +34,7 @@ struct TraceScan {
     size_t nallocs;
     const AtsCmd **allocs; /* into list */
     TraceWritten *written; /* NULL in a scan of the counts only */
+    TraceSpool *spool;     /* NULL in a scan of the counts only, or when none was made */
 };
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,6 +44,7 @@ void trace_scan_free(TraceScan *s)
 {
     if (s) {
         trace_written_free(s->written);
+        trace_spool_free(s->spool);
         for (size_t k = 0; k < s->nkernels && s->kernels; k++) {
             free(s->kernels[k].seeks);
         }
@@ -89,12 +91,13 @@ static TraceScan *scan_build(const char *dir, bool index, SimError *err)
         return NULL;
     }
     s->written = index ? trace_written_new() : NULL;
+    s->spool = index ? trace_spool_new() : NULL;
     if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
         trace_scan_free(s);
         return NULL;
     }
     for (size_t k = 0; k < s->nkernels; k++) {
-        if (!trace_scan_pass(&s->kernels[k], (uint32_t)k, s->written, err)) {
+        if (!trace_scan_pass(&s->kernels[k], (uint32_t)k, s->written, s->spool, err)) {
             trace_scan_free(s);
             return NULL;
         }
@@ -164,11 +167,12 @@ const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k)
     return &s->kernels[k];
 }
 
-bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at)
+/* The last seek point of tk at or before CTA index cta, or NULL (see
+ * trace_scan_seek). */
+static const TraceSeek *scan_seek_point(const TraceKernel *tk, uint64_t cta)
 {
-    const TraceKernel *tk = &s->kernels[k];
     if (!tk->in_order || tk->nseeks == 0 || tk->seeks[0].cta > cta) {
-        return false;
+        return NULL;
     }
     size_t lo = 0, hi = tk->nseeks; /* the last point with seeks[i].cta <= cta */
     while (hi - lo > 1) {
@@ -179,8 +183,29 @@ bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at)
             hi = mid;
         }
     }
-    *at = tk->seeks[lo].at;
-    return true;
+    return &tk->seeks[lo];
+}
+
+bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at)
+{
+    const TraceSeek *p = scan_seek_point(&s->kernels[k], cta);
+    if (p) {
+        *at = p->at;
+    }
+    return p != NULL;
+}
+
+const TraceSpool *trace_scan_spool(const TraceScan *s, size_t k, uint64_t cta,
+                                   uint64_t *at, uint64_t *end)
+{
+    const TraceKernel *tk = &s->kernels[k];
+    if (!s->spool || !tk->spooled) {
+        return NULL;
+    }
+    const TraceSeek *p = scan_seek_point(tk, cta);
+    *at = p ? p->spool_at : tk->spool_start;
+    *end = tk->spool_end;
+    return s->spool;
 }
 
 size_t trace_scan_allocs(const TraceScan *s)

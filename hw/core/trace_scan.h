@@ -11,7 +11,9 @@
  *   It is read-only input, not hardware state: no block writes it, and partitions in
  *   other processes build identical copies.
  * - Host memory grows with the bytes the trace writes (a byte mask per written 128 B
- *   line and kernel), never with the trace's length.
+ *   line and kernel), never with the trace's length. A run's scan (not a scan of the
+ *   counts) also writes every block's `cta` message to a temporary file, the spool
+ *   (trace_spool.h), which the dispatchers read instead of the text.
  * - Data check (core_value.h): a read in kernel k of byte b may return
  *     the value of the last kernel j < k that wrote b, or the memory's fill when none
  *     did (`older`), or core_value(b, k) when kernel k writes b too (`now`: CTAs of
@@ -26,6 +28,7 @@
 
 #include "hw/core/accelsim.h"
 #include "hw/core/accelsim_read.h"
+#include "hw/core/trace_spool.h"
 #include "kernel/error.h"
 
 typedef struct TraceScan TraceScan;
@@ -35,6 +38,7 @@ typedef struct TraceScan TraceScan;
 typedef struct TraceSeek {
     uint64_t cta;
     AtsMark at;
+    uint64_t spool_at; /* the block's record in the spool (when the kernel is spooled) */
 } TraceSeek;
 
 /* The first thread block of a kernel file whose index is not above the previous
@@ -72,6 +76,8 @@ typedef struct TraceKernel {
     TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */
     size_t nseeks, seek_cap;  /* seek_cap grows to TRACE_SEEK_MAX with the blocks */
     uint64_t seek_every;      /* a seek point every this many blocks of the file */
+    bool spooled; /* every block's message is in the scan's spool, in the records */
+    uint64_t spool_start, spool_end; /* [spool_start, spool_end) */
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
@@ -99,6 +105,15 @@ const TraceKernel *trace_scan_kernel(const TraceScan *s, size_t k);
  * (read from the first block) if the file is compressed, does not list its CTAs in
  * increasing index order, or holds no block before cta. */
 bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at);
+
+/* The spool that holds the messages of kernel k's blocks (trace_spool.h; borrowed
+ * like s), with *at the record where a dispatcher meets every block of index >= cta
+ * (the last seek point at or before cta, else the kernel's first record) and *end
+ * the end of the kernel's records; NULL when the kernel is not spooled (a scan of
+ * the counts only, no temporary file could be made or written, or a block's message
+ * passes 4 GiB): its dispatchers read the text. */
+const TraceSpool *trace_scan_spool(const TraceScan *s, size_t k, uint64_t cta,
+                                   uint64_t *at, uint64_t *end);
 
 /* MemcpyHtoD allocations in order: the i-th one's base and size. */
 size_t trace_scan_allocs(const TraceScan *s);

@@ -15,7 +15,13 @@
  * - Global (LDG, STG, ATOMG, RED) and local (LDL, STL) accesses make line requests;
  *   STG and STL store, ATOMG and RED touch bytes that are not checked. Shared-memory
  *   and constant accesses never leave the sm, so the reader keeps no address of
- *   theirs (ats_reader_sent_only; every line is still checked in full). */
+ *   theirs (ats_reader_sent_only; every line is still checked in full).
+ * - The spool (trace_spool.h) gets each block's message from this reading: the block
+ *   the reader gives is what a dispatcher's trusted reading gives (the instructions
+ *   that do not leave the sm without width or addresses), so the messages are those
+ *   the dispatcher would encode. A seek point also records its block's record. A
+ *   block whose message cannot be written ends the kernel's spooling: its dispatchers
+ *   read the text. */
 #include "hw/core/trace_scan_pass.h"
 
 #include <stdlib.h>
@@ -81,7 +87,8 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
 /* Whether the file stays in index order (the first block out of it is kept for the
  * sm's message), and the block's seek point when it falls on the current spacing (a
  * full table keeps every other point and doubles the spacing: TRACE_SEEK_MAX). */
-static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err)
+static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, uint64_t spool_at,
+                      SimError *err)
 {
     TraceKernel *tk = c->tk;
     uint64_t index = cta_index(tk->info.grid, cta->x, cta->y, cta->z);
@@ -116,11 +123,12 @@ static bool pass_seek(PassCtx *c, AtsReader *r, const AtsCta *cta, SimError *err
         tk->seeks = grown;
         tk->seek_cap = cap;
     }
-    tk->seeks[tk->nseeks++] = (TraceSeek){index, at};
+    tk->seeks[tk->nseeks++] = (TraceSeek){index, at, spool_at};
     return true;
 }
 
-bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err)
+bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, TraceSpool *spool,
+                     SimError *err)
 {
     AtsReader *r = ats_reader_open(tk->path, &tk->info, err);
     if (!r) {
@@ -130,14 +138,19 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err
     PassCtx c = {tk, k, w, 0, 0};
     tk->in_order = true;
     tk->seek_every = 1;
+    tk->spooled = spool != NULL;
+    tk->spool_start = spool ? trace_spool_end(spool) : 0;
     const AtsCta *cta;
     bool got, ok;
     while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
         pass_cta(&c, cta);
-        if (!(ok = pass_seek(&c, r, cta, err))) {
+        uint64_t at = 0;
+        tk->spooled = tk->spooled && trace_spool_put(spool, cta, &at);
+        if (!(ok = pass_seek(&c, r, cta, at, err))) {
             break;
         }
     }
+    tk->spool_end = spool ? trace_spool_end(spool) : 0;
     tk->unknown = ats_reader_unknown(r);
     ats_reader_close(r);
     return ok;

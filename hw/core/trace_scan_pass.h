@@ -8,12 +8,16 @@
 #include <stdint.h>
 
 #include "hw/core/trace_scan.h"
+#include "hw/core/trace_spool.h"
 #include "hw/core/trace_written.h"
 #include "kernel/error.h"
 
 /* Reads the file tk->path of launch k (not below any launch read before into w):
  * fills tk->info and tk's counts and records what the kernel writes in w (unless w is
- * NULL: counts only). False with "<file>:<line>: <message>" in err. */
-bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, SimError *err);
+ * NULL: counts only), and appends every block's message to spool (unless NULL;
+ * tk->spooled says whether all of them went in). False with "<file>:<line>:
+ * <message>" in err. */
+bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, TraceSpool *spool,
+                     SimError *err);
 
 #endif

@@ -20,13 +20,21 @@
 5. The check can fail: SMs told to expect zero-filled memory (the memories hold the
    hash fill) count data errors, and the run fails.
 6. The same run twice gives byte-identical stats apart from the `host` object.
+7. The dispatchers' spool: with it (the default), with `spool` false (the text is
+   parsed again) and with no spool to be had (TMPDIR names no folder), runs give
+   byte-identical stats apart from the `host` object and the --set values they were
+   given, on both tracegen traces and on
+   a gzip-compressed copy of the public recording, with contiguous and round-robin
+   CTAs (round-robin passes over other GPUs' records).
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
 import csv
 import glob
+import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +188,45 @@ def determinism(mgtlm, root, tmp, traces):
     check(docs[0] == docs[1], "determinism: two runs of spmv on gpu4-dualopt differ")
 
 
+def spool(mgtlm, root, tmp, traces):
+    gz = os.path.join(tmp, "vectoradd-gz")
+    os.makedirs(gz, exist_ok=True)
+    src = os.path.join(root, "traces", "public", "vectoradd")
+    shutil.copy(os.path.join(src, "kernelslist.g"), gz)
+    with open(os.path.join(src, "kernel-1.traceg"), "rb") as f, \
+            gzip.open(os.path.join(gz, "kernel-1.traceg.gz"), "wb") as out:
+        out.write(f.read())
+    folders = [traces["prodcons"][0], traces["spmv"][0], gz]
+    env = dict(os.environ, TMPDIR=os.path.join(tmp, "no-such-folder"))
+    for plat in ("gpu4-baseline", "gpu16-baseline", "gpu4-carve"):
+        for folder in folders:
+            for policy in ("contiguous", "round_robin"):
+                what = "spool: %s on %s, %s" % (os.path.basename(folder), plat, policy)
+                docs = []
+                for label, extra, environ in (
+                        ("spool", [], None),
+                        ("text", ["--set", "gpu*.disp.spool=false"], None),
+                        ("no tmp", [], env)):
+                    stats = os.path.join(tmp, "s.json")
+                    proc = subprocess.run(
+                        [mgtlm, "run", os.path.join(root, "platforms", plat + ".json"),
+                         "--quiet", "--trace", folder, "--stats", stats, "--set",
+                         "gpu*.disp.cta_policy=" + policy] + extra,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                        env=environ)
+                    check(proc.returncode == 0, "%s (%s): exit %d: %s" % (
+                        what, label, proc.returncode, proc.stderr.strip()[:200]))
+                    if proc.returncode != 0:
+                        break
+                    with open(stats) as f:
+                        doc = json.load(f)
+                    doc.pop("host", None)
+                    doc["run"].pop("sets", None)  # the --set values the runs were given
+                    docs.append(json.dumps(doc, sort_keys=True))
+                check(len(docs) == 3 and docs[0] == docs[1] == docs[2],
+                      what + ": the stats differ with and without the spool")
+
+
 def main():
     mgtlm, root = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,6 +237,7 @@ def main():
         wide_access(mgtlm, root, tmp)
         wrong_fill(mgtlm, root, tmp, traces)
         determinism(mgtlm, root, tmp, traces)
+        spool(mgtlm, root, tmp, traces)
     print("%d failed checks" % len(FAILS))
     return 1 if FAILS else 0
 

@@ -7,8 +7,12 @@
  * that the written-byte index grows with the lines and kernels written, not with the
  * number of stores; the seek points of a kernel of many blocks (every block's, then
  * every 2nd, 4th, ... within TRACE_SEEK_MAX), none for a file out of index order or
- * compressed, and a reader moved to one reads the block it names. Runs in the source
- * root (the trace's path is relative to it). */
+ * compressed, and a reader moved to one reads the block it names; the spool of a
+ * run's scan: each block's record is the cta message a dispatcher's trusted reading
+ * of the text gives, a dispatcher starts at its seek point's record, a compressed
+ * file is spooled from its first record, and a scan of the counts or one with no
+ * temporary folder has no spool. Runs in the source root (the trace's path is
+ * relative to it). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 #include <zlib.h>
 
 #include "hw/core/accelsim_read.h"
+#include "hw/core/core_cta.h"
 #include "hw/core/trace_scan.h"
 #include "hw/core/trace_written.h"
 #include "tests/unit/harness.h"
@@ -410,6 +415,101 @@ static void test_seek(void)
     seek_clean(dir);
 }
 
+/* Reads kernel k's records from `at` to the end; checks each against the message of
+ * the block a trusted reading of the text gives there (from block `from` of the file)
+ * and returns how many there were. */
+static uint64_t spool_walk(const TraceScan *s, size_t k, uint64_t cta, uint64_t from)
+{
+    uint64_t at, end;
+    const TraceSpool *sp = trace_scan_spool(s, k, cta, &at, &end);
+    CHECK(sp != NULL);
+    if (!sp) {
+        return 0;
+    }
+    SimError err;
+    AtsKernelInfo info;
+    AtsReader *r = ats_reader_open(trace_scan_kernel(s, k)->path, &info, &err);
+    CHECK(r != NULL);
+    if (!r) {
+        return 0;
+    }
+    ats_reader_trust(r);
+    uint64_t n = 0, bad = 0;
+    const AtsCta *c;
+    bool got;
+    for (uint64_t i = 0; i < from; i++) {
+        CHECK(ats_reader_skip(r, &got, &err) && got);
+    }
+    while (at < end && ats_reader_view(r, &c, &got, &err) && got) {
+        uint32_t id[3], len;
+        CHECK(trace_spool_head(sp, at, id, &len));
+        size_t want_len;
+        uint8_t *want = core_cta_message(c, &want_len);
+        uint8_t *body = malloc(len ? len : 1);
+        CHECK(trace_spool_body(sp, at, len, body));
+        bad += id[0] != c->x || id[1] != c->y || id[2] != c->z || len != want_len ||
+               memcmp(body, want, want_len) != 0;
+        free(body);
+        free(want);
+        at += 4 + (uint64_t)len;
+        n++;
+    }
+    CHECK(at == end);
+    CHECK(ats_reader_view(r, &c, &got, &err) && !got);
+    CHECK_EQ_U64(bad, 0);
+    ats_reader_close(r);
+    return n;
+}
+
+static void test_spool(void)
+{
+    SimError err;
+    const TraceScan *s = trace_scan_get(TRACE, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        return;
+    }
+    for (size_t k = 0; k < trace_scan_kernels(s); k++) {
+        CHECK_EQ_U64(spool_walk(s, k, 0, 0), trace_scan_kernel(s, k)->ctas);
+    }
+    trace_scan_put(s);
+    TraceScan *counts = trace_scan_counts(TRACE, &err);
+    CHECK(counts != NULL);
+    uint64_t at, end;
+    CHECK(counts && !trace_scan_spool(counts, 0, 0, &at, &end));
+    trace_scan_free(counts);
+    /* 6000 blocks: block 4100's seek point is block 4096's (every 32nd, test_seek) */
+    char dir[] = "/tmp/test_trace_spool_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    seek_trace(dir, 6000, false, false);
+    s = trace_scan_get(dir, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_U64(spool_walk(s, 0, 4100, 4096), 6000 - 4096);
+        CHECK_EQ_U64(spool_walk(s, 0, 0, 0), 6000);
+        trace_scan_put(s);
+    }
+    /* compressed: no seek points, every dispatcher starts at the first record */
+    seek_trace(dir, 40, false, true);
+    s = trace_scan_get(dir, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_U64(spool_walk(s, 0, 30, 0), 40);
+        trace_scan_put(s);
+    }
+    /* no temporary file to be made: no spool, the scan is whole */
+    setenv("TMPDIR", "/nonexistent-mgtlm-folder", 1);
+    s = trace_scan_get(dir, &err);
+    unsetenv("TMPDIR");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(!trace_scan_spool(s, 0, 0, &at, &end));
+        CHECK_EQ_U64(trace_scan_kernel(s, 0)->ctas, 40);
+        trace_scan_put(s);
+    }
+    seek_clean(dir);
+}
+
 int main(void)
 {
     RUN(test_counts);
@@ -420,5 +520,6 @@ int main(void)
     RUN(test_malformed);
     RUN(test_index_growth);
     RUN(test_seek);
+    RUN(test_spool);
     return harness_report();
 }
