@@ -170,7 +170,7 @@ static void disp_close(Disp *d)
 
 /* Reads the kernel from the scan's spool (trace_scan_spool) when the parameter allows
  * it and the scan of dir holds the kernel's messages: from the record of the seek
- * point before the GPU's first CTA. True if so. */
+ * point before the GPU's first CTA, the text's reader closed. True if so. */
 static bool disp_spool_open(Disp *d, const char *dir)
 {
     SimError err;
@@ -182,8 +182,11 @@ static bool disp_spool_open(Disp *d, const char *dir)
     if (!d->sp) {
         trace_scan_put(d->scan);
         d->scan = NULL;
+        return false;
     }
-    return d->sp != NULL;
+    ats_reader_close(d->rd); /* the header is read; the text is not needed */
+    d->rd = NULL;
+    return true;
 }
 
 /* The next block's x, y, z (got false at the end of the kernel): from the spool's
