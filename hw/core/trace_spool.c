@@ -52,38 +52,20 @@ void trace_spool_free(TraceSpool *sp)
     }
 }
 
-/* Writes all n bytes of p at offset at. */
-static bool spool_write(int fd, const uint8_t *p, size_t n, uint64_t at)
+/* Writes (write true) or reads all n bytes of p at offset at. */
+static bool spool_io(int fd, uint8_t *p, size_t n, uint64_t at, bool write)
 {
     while (n > 0) {
-        ssize_t w = pwrite(fd, p, n, (off_t)at);
-        if (w < 0 && errno == EINTR) {
+        ssize_t k = write ? pwrite(fd, p, n, (off_t)at) : pread(fd, p, n, (off_t)at);
+        if (k < 0 && errno == EINTR) {
             continue;
         }
-        if (w <= 0) {
+        if (k <= 0) {
             return false;
         }
-        p += w;
-        n -= (size_t)w;
-        at += (uint64_t)w;
-    }
-    return true;
-}
-
-/* Reads all n bytes at offset at into p. */
-static bool spool_read(int fd, uint8_t *p, size_t n, uint64_t at)
-{
-    while (n > 0) {
-        ssize_t r = pread(fd, p, n, (off_t)at);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            return false;
-        }
-        p += r;
-        n -= (size_t)r;
-        at += (uint64_t)r;
+        p += k;
+        n -= (size_t)k;
+        at += (uint64_t)k;
     }
     return true;
 }
@@ -104,7 +86,7 @@ bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at)
     }
     le_put32(sp->buf, (uint32_t)n);
     core_cta_encode(&sp->plan, cta, sp->buf + 4);
-    if (!spool_write(sp->fd, sp->buf, 4 + n, sp->end)) {
+    if (!spool_io(sp->fd, sp->buf, 4 + n, sp->end, true)) {
         return false;
     }
     *at = sp->end;
@@ -120,7 +102,7 @@ uint64_t trace_spool_end(const TraceSpool *sp)
 bool trace_spool_head(const TraceSpool *sp, uint64_t at, uint32_t id[3], uint32_t *len)
 {
     uint8_t h[TRACE_SPOOL_HEAD];
-    if (!spool_read(sp->fd, h, sizeof h, at)) {
+    if (!spool_io(sp->fd, h, sizeof h, at, false)) {
         return false;
     }
     *len = le_get32(h);
@@ -132,5 +114,5 @@ bool trace_spool_head(const TraceSpool *sp, uint64_t at, uint32_t id[3], uint32_
 
 bool trace_spool_body(const TraceSpool *sp, uint64_t at, uint32_t len, uint8_t *out)
 {
-    return spool_read(sp->fd, out, len, at + 4);
+    return spool_io(sp->fd, out, len, at + 4, false);
 }

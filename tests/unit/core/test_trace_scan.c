@@ -10,12 +10,14 @@
  * compressed, and a reader moved to one reads the block it names; the spool of a
  * run's scan: each block's record is the cta message a dispatcher's trusted reading
  * of the text gives, a dispatcher starts at its seek point's record, a compressed
- * file is spooled from its first record, and a scan of the counts or one with no
- * temporary folder has no spool. Runs in the source root (the trace's path is
- * relative to it). */
+ * file is spooled from its first record, and a scan of the counts, one whose spool
+ * fills up and one with no temporary folder have no spool. Runs in the source root (the
+ * trace's path is relative to it). */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -495,6 +497,22 @@ static void test_spool(void)
     CHECK(s != NULL);
     if (s) {
         CHECK_EQ_U64(spool_walk(s, 0, 30, 0), 40);
+        trace_scan_put(s);
+    }
+    /* a spool that fills up (a file size limit of 1 KiB, less than the 40 records
+     * of the compressed kernel) is dropped, the scan is whole */
+    struct rlimit old;
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    struct rlimit small = {1024, old.rlim_max};
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    s = trace_scan_get(dir, &err);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+    signal(SIGXFSZ, was);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(!trace_scan_spool(s, 0, 0, &at, &end));
+        CHECK_EQ_U64(trace_scan_kernel(s, 0)->ctas, 40);
         trace_scan_put(s);
     }
     /* no temporary file to be made: no spool, the scan is whole */
