@@ -1,6 +1,8 @@
 /* bench/trace_scan.c: the whole-trace scan of a run (hw/core/trace_scan.h) on one
- * trace folder: its time and its host memory, to show that the memory grows with the
- * bytes the trace writes (the written-byte index), not with the trace's length.
+ * trace folder, its spool of the blocks' messages included (as the sm's default
+ * `spool` builds it): its time and its host memory, to show that the memory grows
+ * with the bytes the trace writes (the written-byte index), not with the trace's
+ * length.
  *
  * Usage: trace_scan DIR
  *
@@ -23,7 +25,7 @@ int main(int argc, char **argv)
     }
     double t0 = bench_seconds();
     SimError err;
-    const TraceScan *s = trace_scan_get(argv[1], &err);
+    const TraceScan *s = trace_scan_get(argv[1], true, &err);
     if (!s) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;

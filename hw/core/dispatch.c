@@ -39,9 +39,10 @@
  *   over the records from its seek point's (trace_scan_spool), reads the header of
  *   each, skips other GPUs' by their length and copies its own into the cta message.
  *   The same rules of order, absence and errors apply; a record that cannot be read
- *   is a trace error that ends the kernel's file. A kernel the scan could not spool
- *   (no temporary file, or a message past 4 GiB), or `spool` false, is read as text
- *   as above; the messages are the same bytes either way.
+ *   is a trace error that ends the kernel's file. A kernel the scan did not spool (the
+ *   sms' `spool` false, no temporary file, a failed write, or a message past 4 GiB:
+ *   trace_scan_spool) is read as text as above; the messages are the same bytes
+ *   either way, and ctas_spooled counts the CTAs given from the spool.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -127,13 +128,12 @@ typedef struct Disp {
     AtsReader *rd;
     AtsKernelInfo info;
     CtaMap map;
-    uint64_t want, got;    /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;       /* next holds the next CTA; nothing more to read */
-    const AtsCta *next;    /* the reader's view of it (borrowed while ready) */
-    CoreCtaPlan *plan;     /* its message, interned (core_cta_plan) */
-    bool spool;            /* parameter: read the scan's spool when it holds the kernel */
-    const TraceScan *scan; /* held while the kernel is read from its spool */
-    const TraceSpool *sp;  /* that spool (NULL: the kernel is read as text) */
+    uint64_t want, got;      /* the GPU's CTAs; the rank after the last one taken */
+    bool ready, eof;         /* next holds the next CTA; nothing more to read */
+    const AtsCta *next;      /* the reader's view of it (borrowed while ready) */
+    CoreCtaPlan *plan;       /* its message, interned (core_cta_plan) */
+    const TraceScan *scan;   /* held while the kernel is read from its spool */
+    const TraceSpool *sp;    /* that spool (NULL: the kernel is read as text) */
     uint64_t sp_at, sp_end;  /* the next record; the end of the kernel's records */
     uint32_t sp_len;         /* the message length of the record at sp_at */
     uint8_t *msg;            /* the next CTA's message read from the spool (owned), */
@@ -143,6 +143,7 @@ typedef struct Disp {
     uint32_t launched, finished;
     uint64_t inflight, ran, insts;
     uint64_t *ctas, *kernels, *xlats, *absent, *fit_errors, *ctl_errors, *trace_errors;
+    uint64_t *spooled;
 } Disp;
 
 static const char *const disp_policy_choices[] = {"contiguous", "round_robin", "ladm",
@@ -168,13 +169,13 @@ static void disp_close(Disp *d)
     d->eof = true;
 }
 
-/* Reads the kernel from the scan's spool (trace_scan_spool) when the parameter allows
- * it and the scan of dir holds the kernel's messages: from the record of the seek
- * point before the GPU's first CTA, the text's reader closed. True if so. */
+/* Reads the kernel from the scan's spool (trace_scan_spool) when the scan of dir holds
+ * the kernel's messages: from the record of the seek point before the GPU's first
+ * CTA, the text's reader closed. True if so. */
 static bool disp_spool_open(Disp *d, const char *dir)
 {
     SimError err;
-    if (!d->spool || !d->rd || d->want == 0 || !(d->scan = trace_scan_get(dir, &err))) {
+    if (!d->rd || d->want == 0 || !(d->scan = trace_scan_get(dir, false, &err))) {
         return false;
     }
     uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
@@ -225,7 +226,7 @@ static void disp_seek(Disp *d, const char *dir)
         return;
     }
     SimError err;
-    const TraceScan *s = trace_scan_get(dir, &err);
+    const TraceScan *s = trace_scan_get(dir, false, &err);
     if (!s) {
         return;
     }
@@ -241,14 +242,7 @@ static void disp_seek(Disp *d, const char *dir)
 /* Reads the message of the record at sp_at (the GPU's next CTA) into msg. */
 static bool disp_spool_take(Disp *d, SimError *err)
 {
-    if (d->sp_len > d->msg_cap) {
-        uint8_t *grown = realloc(d->msg, d->sp_len);
-        if (!grown) {
-            return sim_error_set(err, "%s: out of memory", d->base.name);
-        }
-        d->msg = grown;
-        d->msg_cap = d->sp_len;
-    }
+    d->msg = xgrow(d->msg, &d->msg_cap, d->sp_len, 1, 4096);
     if (!trace_spool_body(d->sp, d->sp_at, d->sp_len, d->msg)) {
         return sim_error_set(err, "%s: cannot read the trace's spool",
                              d->ks.kernels[d->kernel].path);
@@ -352,6 +346,7 @@ static void disp_send_cta(Disp *d, uint32_t k)
     Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)len, k);
     if (d->sp) {
         memcpy(txn_fill_data(t), d->msg, len);
+        (*d->spooled)++;
     } else {
         core_cta_encode(d->plan, d->next, txn_fill_data(t));
     }
@@ -682,12 +677,6 @@ static const ParamDef disp_params[] = {
      .min = PLACEMENT_PAGE_MIN,
      .max = PLACEMENT_PAGE_MAX,
      .doc = "ladm: page size of the analysis, as the host's page (a power of two)"},
-    {.key = "spool",
-     .offset = offsetof(Disp, spool),
-     .type = PT_BOOL,
-     .def = "true",
-     .doc = "read CTAs from the scan's spool of cta messages when the run holds the "
-            "scan (false: parse the trace's text again)"},
     {.key = "interval",
      .offset = offsetof(Disp, interval),
      .type = PT_TIME,
@@ -710,6 +699,8 @@ static const StatDef disp_stat_defs[] = {
     STAT(Disp, ctas, "ctas", STAT_COUNTER, "", "CTAs given to the SMs"),
     STAT(Disp, kernels, "kernels", STAT_COUNTER, "", "kernel launches taken"),
     STAT(Disp, xlats, "xlats", STAT_COUNTER, "", "xlat requests passed to the host"),
+    STAT(Disp, spooled, "ctas_spooled", STAT_COUNTER, "",
+         "CTAs given from the scan's spool of messages, not read from the trace's text"),
     STAT(Disp, absent, "ctas_absent", STAT_COUNTER, "",
          "CTAs of the GPU that its kernel files do not list (not run)"),
     STAT(Disp, fit_errors, "fit_errors", STAT_COUNTER, "",

@@ -138,6 +138,13 @@ static const ParamDef sm_params[] = {
      .type = PT_BOOL,
      .def = "true",
      .doc = "check every read response against the trace (a trace-driven run only)"},
+    {.key = "spool",
+     .offset = offsetof(Sm, spool),
+     .type = PT_BOOL,
+     .def = "true",
+     .doc = "with check: the check's scan writes every block's cta message to a "
+            "temporary file that the dispatchers read instead of the trace's text (the "
+            "first sm to build the scan decides for the run)"},
     {.key = "flush",
      .offset = offsetof(Sm, flush),
      .type = PT_ENUM,

@@ -26,7 +26,7 @@ bool sm_check_start(Sm *s, SimError *err)
     if (!s->check || !trace || !*trace) {
         return true;
     }
-    s->scan = trace_scan_get(trace, err);
+    s->scan = trace_scan_get(trace, s->spool, err);
     return s->scan != NULL;
 }
 

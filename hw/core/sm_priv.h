@@ -68,6 +68,7 @@ typedef struct Sm {
     uint64_t page;
     unsigned page_shift; /* log2(page) */
     bool check;          /* the data check (sm_check.c) */
+    bool spool;          /* its scan spools the blocks' messages (trace_spool.h) */
     int flush;           /* SM_FLUSH_POSTED or SM_FLUSH_WRITES (sm_ctl.c) */
     int fill;            /* FillKind of the memories */
     /* ports and queues */

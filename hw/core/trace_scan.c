@@ -81,8 +81,8 @@ static bool scan_commands(TraceScan *s, SimError *err)
 }
 
 /* Builds the scan of dir (new, trace_scan_free), with the written-byte index when
- * index is true; NULL with err set. */
-static TraceScan *scan_build(const char *dir, bool index, SimError *err)
+ * index is true and a spool when spool is; NULL with err set. */
+static TraceScan *scan_build(const char *dir, bool index, bool spool, SimError *err)
 {
     TraceScan *s = calloc(1, sizeof *s);
     if (!s || !(s->dir = strdup(dir))) {
@@ -91,7 +91,7 @@ static TraceScan *scan_build(const char *dir, bool index, SimError *err)
         return NULL;
     }
     s->written = index ? trace_written_new() : NULL;
-    s->spool = index ? trace_spool_new() : NULL;
+    s->spool = spool ? trace_spool_new() : NULL;
     if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
         trace_scan_free(s);
         return NULL;
@@ -105,14 +105,14 @@ static TraceScan *scan_build(const char *dir, bool index, SimError *err)
     return s;
 }
 
-const TraceScan *trace_scan_get(const char *dir, SimError *err)
+const TraceScan *trace_scan_get(const char *dir, bool spool, SimError *err)
 {
     pthread_mutex_lock(&scan_lock);
     TraceScan *s = scan_table;
     while (s && strcmp(s->dir, dir) != 0) {
         s = s->next;
     }
-    if (!s && (s = scan_build(dir, true, err)) != NULL) {
+    if (!s && (s = scan_build(dir, true, spool, err)) != NULL) {
         s->next = scan_table;
         scan_table = s;
     }
@@ -154,7 +154,7 @@ bool trace_scan_held(const char *dir)
 
 TraceScan *trace_scan_counts(const char *dir, SimError *err)
 {
-    return scan_build(dir, false, err);
+    return scan_build(dir, false, false, err);
 }
 
 size_t trace_scan_kernels(const TraceScan *s)

@@ -81,9 +81,10 @@ typedef struct TraceKernel {
 } TraceKernel;
 
 /* The scan of the trace folder dir (borrowed until trace_scan_put; every get needs one
- * put). Built on the first get of a folder; NULL with the reader's message in err when
- * the trace is malformed. */
-const TraceScan *trace_scan_get(const char *dir, SimError *err);
+ * put). Built on the first get of a folder, with a spool of the blocks' messages when
+ * that get asks for one (spool; later gets share the scan as it is); NULL with the
+ * reader's message in err when the trace is malformed. */
+const TraceScan *trace_scan_get(const char *dir, bool spool, SimError *err);
 void trace_scan_put(const TraceScan *s);
 /* True if a scan of dir is held (got and not yet put) in this process: every file of
  * dir has been read in full without error. Builds nothing. */

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "hw/core/trace_scan.h"
-#include "hw/core/trace_spool.h"
 #include "hw/core/trace_written.h"
 #include "kernel/error.h"
 

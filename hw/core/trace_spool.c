@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "hw/core/core_le.h"
@@ -13,6 +14,7 @@
 struct TraceSpool {
     int fd;
     uint64_t end;
+    uint64_t limit; /* the file size limit (RLIMIT_FSIZE) when it was made */
     CoreCtaPlan plan;
     uint8_t *buf;
     size_t cap;
@@ -38,6 +40,10 @@ TraceSpool *trace_spool_new(void)
         return NULL;
     }
     sp->fd = fd;
+    struct rlimit r;
+    sp->limit = getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur != RLIM_INFINITY
+                    ? (uint64_t)r.rlim_cur
+                    : UINT64_MAX;
     core_cta_plan_init(&sp->plan);
     return sp;
 }
@@ -73,7 +79,7 @@ static bool spool_io(int fd, uint8_t *p, size_t n, uint64_t at, bool write)
 bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at)
 {
     size_t n = core_cta_plan(&sp->plan, cta);
-    if (n > UINT32_MAX) {
+    if (n > UINT32_MAX || sp->end + 4 + n > sp->limit) {
         return false;
     }
     if (4 + n > sp->cap) {

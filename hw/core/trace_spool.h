@@ -1,5 +1,5 @@
 /* The spool of a run's scan: the `cta` message (core_cta.h) of every thread block the
- * scan reads, written once to an unnamed temporary file, so that the dispatchers give
+ * scan reads, written once to a temporary file, so that the dispatchers give
  * blocks to their SMs without reading the trace's text a second time (docs/cores.md
  * "Before the run").
  *
@@ -13,7 +13,9 @@
  *   behind by a run that ends in any way. Memory stays that of one block; the disk
  *   holds the messages (a GEMM of 2.04 M warp instructions: 30 MB).
  * - A spool that cannot be made or written is not an error: the run reads the text
- *   as it did without one (trace_spool_new NULL, trace_spool_put false). */
+ *   as it did without one (trace_spool_new NULL, trace_spool_put false). A write
+ *   that would pass the process's file size limit (RLIMIT_FSIZE) is not tried, since
+ *   it would raise SIGXFSZ, which ends the process. */
 #ifndef MGTLM_HW_CORE_TRACE_SPOOL_H
 #define MGTLM_HW_CORE_TRACE_SPOOL_H
 

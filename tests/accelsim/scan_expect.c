@@ -107,7 +107,7 @@ int main(int argc, char **argv)
         return 2;
     }
     SimError err;
-    Cmp c = {.s = trace_scan_get(argv[1], &err)};
+    Cmp c = {.s = trace_scan_get(argv[1], false, &err)};
     FILE *f = fopen(argv[2], "r");
     unsigned kernels;
     if (!c.s || !f || fscanf(f, "kernels %u\n", &kernels) != 1) {

@@ -20,12 +20,13 @@
 5. The check can fail: SMs told to expect zero-filled memory (the memories hold the
    hash fill) count data errors, and the run fails.
 6. The same run twice gives byte-identical stats apart from the `host` object.
-7. The dispatchers' spool: with it (the default), with `spool` false (the text is
-   parsed again) and with no spool to be had (TMPDIR names no folder), runs give
-   byte-identical stats apart from the `host` object and the --set values they were
-   given, on both tracegen traces and on
-   a gzip-compressed copy of the public recording, with contiguous and round-robin
-   CTAs (round-robin passes over other GPUs' records).
+7. The dispatchers' spool: with it (the default: every CTA comes from it), with the
+   sms' `spool` false and with no spool to be had (TMPDIR names no folder; both: no
+   CTA comes from it, the text is parsed again), runs give byte-identical stats
+   apart from the `host` object, the --set values they were given and the count of
+   CTAs from the spool, on both tracegen traces and a gzip-compressed copy of SpMV,
+   with contiguous, round-robin (which passes over other GPUs' records) and LADM
+   CTAs.
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -189,24 +190,29 @@ def determinism(mgtlm, root, tmp, traces):
 
 
 def spool(mgtlm, root, tmp, traces):
-    gz = os.path.join(tmp, "vectoradd-gz")
+    gz = os.path.join(tmp, "spmv-gz")
     os.makedirs(gz, exist_ok=True)
-    src = os.path.join(root, "traces", "public", "vectoradd")
-    shutil.copy(os.path.join(src, "kernelslist.g"), gz)
-    with open(os.path.join(src, "kernel-1.traceg"), "rb") as f, \
-            gzip.open(os.path.join(gz, "kernel-1.traceg.gz"), "wb") as out:
-        out.write(f.read())
+    src = traces["spmv"][0]
+    for name in os.listdir(src):
+        if name.endswith(".traceg"):
+            with open(os.path.join(src, name), "rb") as f, \
+                    gzip.open(os.path.join(gz, name + ".gz"), "wb") as out:
+                out.write(f.read())
+        elif os.path.isdir(os.path.join(src, name)):
+            shutil.copytree(os.path.join(src, name), os.path.join(gz, name))
+        else:
+            shutil.copy(os.path.join(src, name), gz)
     folders = [traces["prodcons"][0], traces["spmv"][0], gz]
-    env = dict(os.environ, TMPDIR=os.path.join(tmp, "no-such-folder"))
+    no_tmp = dict(os.environ, TMPDIR=os.path.join(tmp, "no-such-folder"))
     for plat in ("gpu4-baseline", "gpu16-baseline", "gpu4-carve"):
         for folder in folders:
-            for policy in ("contiguous", "round_robin"):
+            for policy in ("contiguous", "round_robin", "ladm"):
                 what = "spool: %s on %s, %s" % (os.path.basename(folder), plat, policy)
                 docs = []
                 for label, extra, environ in (
                         ("spool", [], None),
-                        ("text", ["--set", "gpu*.disp.spool=false"], None),
-                        ("no tmp", [], env)):
+                        ("text", ["--set", "gpu*.sm[*].spool=false"], None),
+                        ("no tmp", [], no_tmp)):
                     stats = os.path.join(tmp, "s.json")
                     proc = subprocess.run(
                         [mgtlm, "run", os.path.join(root, "platforms", plat + ".json"),
@@ -220,8 +226,15 @@ def spool(mgtlm, root, tmp, traces):
                         break
                     with open(stats) as f:
                         doc = json.load(f)
+                    spooled = total(doc["stats"], ".disp", "ctas_spooled")
+                    ctas = total(doc["stats"], ".disp", "ctas")
+                    want = ctas if label == "spool" else 0
+                    check(ctas > 0 and spooled == want, "%s (%s): %d of %d CTAs from the "
+                          "spool, want %d" % (what, label, spooled, ctas, want))
                     doc.pop("host", None)
                     doc["run"].pop("sets", None)  # the --set values the runs were given
+                    doc["stats"] = {k: v for k, v in doc["stats"].items()
+                                    if not k.endswith(".ctas_spooled")}
                     docs.append(json.dumps(doc, sort_keys=True))
                 check(len(docs) == 3 and docs[0] == docs[1] == docs[2],
                       what + ": the stats differ with and without the spool")

@@ -178,7 +178,7 @@ static void test_unwritten_lines(void)
 int main(void)
 {
     SimError err;
-    scan = trace_scan_get(TRACE, &err);
+    scan = trace_scan_get(TRACE, false, &err);
     if (!scan) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;

@@ -157,8 +157,8 @@ static void test_ordered_layout(void)
 
 /* An ordered map of 64 slots with keys 10..19 and 40..49 at home. 74 (home 10) goes
  * right after 10, moving 11..19 one slot on (a run is in the order of its keys'
- * homes); removing 74 brings them back home; removing 15 then moves nothing, since 16
- * is at home (a plain linear-probing remove walked on to the end of the run). */
+ * homes; plain linear probing put 74 after 19); removing 74 brings them back home,
+ * one slot each; removing 15 then leaves 16 at home and slot 15 free. */
 static void test_remove_at_home(void)
 {
     IdMap m;
