@@ -23,26 +23,8 @@
  * Decisions:
  * - Without a trace (b->plat->trace NULL) there is no kernel: a launch is a
  *   ctl_error.
- * - The kernel file is opened at the launch and read in file order, one CTA ahead:
- *   the dispatcher holds at most the CTA it will give next (the running ones are the
- *   SMs'), in the reader (ats_reader_view), interns its instructions when it reads it
- *   (core_cta_plan: the message's size) and encodes it straight into the cta message
- *   when it gives it. Reading stops once the GPU's last CTA is read.
- * - When the run holds the trace's scan (the sms' data check, trace_scan_held), every
- *   line has been read in full without error before the run, so the dispatcher reads
- *   its CTAs trusted (ats_reader_trust): of the instructions that do not leave the SM
- *   only what the SM uses (class, mask, registers), not their addresses (most of the
- *   parse: GEMM's LDS lines carry 32 each); the cta messages are byte for byte the
- *   same. Without the scan (`check` false) every line is read in full here.
- * - Better still, with the scan held the dispatcher reads no text: the scan wrote
- *   every block's message to its spool (trace_spool.h), and the dispatcher passes
- *   over the records from its seek point's (trace_scan_spool), reads the header of
- *   each, skips other GPUs' by their length and copies its own into the cta message.
- *   The same rules of order, absence and errors apply; a record that cannot be read
- *   is a trace error that ends the kernel's file. A kernel the scan did not spool (the
- *   sms' `spool` false, no temporary file, a failed write, or a message past 4 GiB:
- *   trace_scan_spool) is read as text as above; the messages are the same bytes
- *   either way, and ctas_spooled counts the CTAs given from the spool.
+ * - The kernel's CTAs are read one ahead, from the trace's text or the scan's spool,
+ *   with the rules of order, absence and errors of dispatch_read.c.
  * - cta_policy ladm (LADM's scheduler, docs/cores.md "LADM's policies") runs
  *   ladm_plan_kernel's analysis pass over the kernel file at the launch (ladm.h: it
  *   picks the kernel's scheduler; `page` must be the host's page, as batches are cut
@@ -52,27 +34,6 @@
  *   read at realize) gets the schedule of its hinted class instead of the
  *   analysis's. If the analysis fails (a malformed CTA), one trace error is counted and
  *   the kernel's CTAs go contiguous, so the run goes on and fails at its end.
- * - Files list CTAs in index order, and may leave some out: Accel-Sim's
- *   post-processor writes thread blocks by index (x fastest) and skips those that
- *   recorded no instruction (util/tracer_nvbit/tracer_tool/traces-processing/
- *   post-traces-processing.cpp in accel-sim/accel-sim-framework, commit
- *   1453bb891df324c4148d1df5507c65b1d1d34702). So CTAs of other GPUs are skipped,
- *   CTAs of this GPU that the file leaves out count in ctas_absent (not an error,
- *   not run), and a CTA of this GPU whose index is not above the previous one of the
- *   GPU in the file (out of order, or twice), whose encoding passes 4 GiB (the
- *   length of a message), or a read error (the reader refuses a CTA outside the
- *   grid) counts in trace_errors (a model error; the first message
- *   per kernel goes to stderr) and is not run; a read error ends the kernel's file.
- *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
- *   the dispatcher hold the whole grid. With the run's scan (the data check, on by
- *   default) the sm refuses a file out of order at load (sm.c); this count is for
- *   runs without it, which do not see a block out of order after their GPU's last
- *   CTA.
- * - Other GPUs' CTAs are passed over without parsing their instructions
- *   (ats_reader_skip). With the scan held and a plain (not .gz) file in index order,
- *   the reading starts at the scan's seek point before the GPU's first CTA
- *   (trace_scan_seek, at most TRACE_SEEK_MAX points per kernel): with contiguous CTAs
- *   the N GPUs then read the file about once between them, not (N + 1) / 2 times.
  * - An SM that answers a launch with ctas 0 counts in fit_errors and gets no CTA; if
  *   no SM has room, the GPU's remaining CTAs are not run and the kernel finishes.
  * - An unexpected control message counts in ctl_errors and is dropped (an xlat with
@@ -82,252 +43,21 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "hw/core/accelsim_read.h"
-#include "hw/core/core_kernels.h"
 #include "hw/core/core_msg.h"
-#include "hw/core/cta_map.h"
-#include "hw/core/ladm.h"
-#include "hw/core/ladm_hints.h"
-#include "hw/core/trace_scan.h"
-#include "kernel/block.h"
-#include "kernel/egress.h"
-#include "kernel/event.h"
+#include "hw/core/dispatch_priv.h"
 #include "kernel/xalloc.h"
-
-/* What the dispatcher knows of one SM during a kernel. */
-typedef struct DispSm {
-    bool launched; /* answered the launch */
-    bool finished; /* answered the finish */
-    uint32_t room; /* CTAs it holds (its launch answer) */
-    uint32_t busy; /* CTAs it runs now */
-    Port *port;    /* borrowed */
-    Egress out;    /* to the SM */
-} DispSm;
-
-typedef struct Disp {
-    Block base;
-    uint64_t sms;
-    int cta_policy;
-    SimTime interval;
-    uint64_t page;
-    CoreKernels ks;
-    LadmAlloc *allocs; /* ks's allocations for ladm_plan_kernel (owned) */
-    LadmClass *hints;  /* ladm: per launch, its ladm_hints class (owned) */
-    DispSm *sm;        /* owned, sms entries */
-    Port *host;
-    Egress to_host;
-    SimEvent round_ev;
-    bool had_round;
-    SimTime last_round;
-    /* the running kernel */
-    bool running, finishing;
-    uint32_t kernel;
-    Txn *launch; /* the host's launch request (owned reference) */
-    AtsReader *rd;
-    AtsKernelInfo info;
-    CtaMap map;
-    uint64_t want, got;      /* the GPU's CTAs; the rank after the last one taken */
-    bool ready, eof;         /* next holds the next CTA; nothing more to read */
-    const AtsCta *next;      /* the reader's view of it (borrowed while ready) */
-    CoreCtaPlan *plan;       /* its message, interned (core_cta_plan) */
-    const TraceScan *scan;   /* held while the kernel is read from its spool */
-    const TraceSpool *sp;    /* that spool (NULL: the kernel is read as text) */
-    uint64_t sp_at, sp_end;  /* the next record; the end of the kernel's records */
-    uint32_t sp_len;         /* the message length of the record at sp_at */
-    uint8_t *msg;            /* the next CTA's message read from the spool (owned), */
-    size_t msg_len, msg_cap; /* of msg_len bytes */
-    uint64_t cta_index;
-    bool reported; /* a trace error of this kernel went to stderr */
-    uint32_t launched, finished;
-    uint64_t inflight, ran, insts;
-    uint64_t *ctas, *kernels, *xlats, *absent, *fit_errors, *ctl_errors, *trace_errors;
-    uint64_t *spooled;
-} Disp;
 
 static const char *const disp_policy_choices[] = {"contiguous", "round_robin", "ladm",
                                                   NULL};
 
-static void disp_trace_error(Disp *d, const char *msg)
+void disp_trace_error(Disp *d, const char *msg)
 {
     (*d->trace_errors)++;
     if (!d->reported) {
         sim_report(d->base.sim, "mgtlm: %s: %s", d->base.name, msg);
         d->reported = true;
     }
-}
-
-static void disp_close(Disp *d)
-{
-    d->ready = false;
-    ats_reader_close(d->rd);
-    d->rd = NULL;
-    trace_scan_put(d->scan);
-    d->scan = NULL;
-    d->sp = NULL;
-    d->eof = true;
-}
-
-/* Reads the kernel from the scan's spool (trace_scan_spool) when the scan of dir holds
- * the kernel's messages: from the record of the seek point before the GPU's first
- * CTA, the text's reader closed. True if so. */
-static bool disp_spool_open(Disp *d, const char *dir)
-{
-    SimError err;
-    if (!d->rd || d->want == 0 || !(d->scan = trace_scan_get(dir, false, &err))) {
-        return false;
-    }
-    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
-    d->sp = trace_scan_spool(d->scan, d->kernel, first, &d->sp_at, &d->sp_end);
-    if (!d->sp) {
-        trace_scan_put(d->scan);
-        d->scan = NULL;
-        return false;
-    }
-    ats_reader_close(d->rd); /* the header is read; the text is not needed */
-    d->rd = NULL;
-    return true;
-}
-
-/* The next block's x, y, z (got false at the end of the kernel): from the spool's
- * record, or the reader's next #BEGIN_TB. */
-static bool disp_next_id(Disp *d, uint32_t id[3], bool *got, SimError *err)
-{
-    if (!d->sp) {
-        return ats_reader_peek(d->rd, id, got, err);
-    }
-    *got = d->sp_at < d->sp_end;
-    if (*got && !trace_spool_head(d->sp, d->sp_at, id, &d->sp_len)) {
-        return sim_error_set(err, "%s: cannot read the trace's spool",
-                             d->ks.kernels[d->kernel].path);
-    }
-    return true;
-}
-
-/* Passes over the next block (another GPU's, or out of order). */
-static bool disp_skip(Disp *d, SimError *err)
-{
-    if (d->sp) {
-        d->sp_at += 4 + (uint64_t)d->sp_len;
-        return true;
-    }
-    bool got;
-    return ats_reader_skip(d->rd, &got, err);
-}
-
-/* Starts reading the kernel file (the run holds the scan of the trace folder dir) at
- * the scan's seek point before the GPU's first CTA (trace_scan_seek): the blocks
- * before it are all of lower index, so none is the GPU's, and they are not read at
- * all. */
-static void disp_seek(Disp *d, const char *dir)
-{
-    if (!d->rd || d->want == 0) {
-        return;
-    }
-    SimError err;
-    const TraceScan *s = trace_scan_get(dir, false, &err);
-    if (!s) {
-        return;
-    }
-    AtsMark at;
-    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
-    if (trace_scan_seek(s, d->kernel, first, &at) && !ats_reader_seek(d->rd, &at, &err)) {
-        disp_trace_error(d, err.msg);
-        disp_close(d);
-    }
-    trace_scan_put(s);
-}
-
-/* Reads the message of the record at sp_at (the GPU's next CTA) into msg. */
-static bool disp_spool_take(Disp *d, SimError *err)
-{
-    d->msg = xgrow(d->msg, &d->msg_cap, d->sp_len, 1, 4096);
-    if (!trace_spool_body(d->sp, d->sp_at, d->sp_len, d->msg)) {
-        return sim_error_set(err, "%s: cannot read the trace's spool",
-                             d->ks.kernels[d->kernel].path);
-    }
-    d->msg_len = d->sp_len;
-    d->sp_at += 4 + (uint64_t)d->sp_len;
-    return true;
-}
-
-/* Reads ahead until the next CTA of the GPU is held or there is none left; true if
- * one is held. got is the rank (cta_map_rank) after the last CTA taken. */
-static bool disp_peek(Disp *d)
-{
-    uint32_t g = (uint32_t)d->base.gpu;
-    const char *path = d->ks.kernels[d->kernel].path;
-    while (!d->ready && !d->eof) {
-        if (d->got == d->want) {
-            disp_close(d);
-            break;
-        }
-        uint32_t id[3];
-        bool got;
-        SimError err;
-        if (!disp_next_id(d, id, &got, &err)) {
-            disp_trace_error(d, err.msg);
-            disp_close(d);
-            break;
-        }
-        if (!got) {
-            *d->absent += d->want - d->got;
-            disp_close(d);
-            break;
-        }
-        uint64_t i = cta_map_index(&d->map, id[0], id[1], id[2]);
-        uint64_t rank = cta_map_rank(&d->map, i);
-        bool ours = cta_map_gpu(&d->map, i) == g;
-        if (!ours || rank < d->got) {
-            if (ours) {
-                char msg[200];
-                snprintf(msg, sizeof msg,
-                         "%s: thread block %u,%u,%u (index %llu) after index %llu: not "
-                         "in index order",
-                         path, id[0], id[1], id[2], (unsigned long long)i,
-                         (unsigned long long)cta_map_nth(&d->map, g, d->got - 1));
-                disp_trace_error(d, msg);
-            }
-            if (!disp_skip(d, &err)) {
-                disp_trace_error(d, err.msg);
-                disp_close(d);
-            }
-            continue;
-        }
-        if (d->sp) {
-            if (!disp_spool_take(d, &err)) {
-                disp_trace_error(d, err.msg);
-                disp_close(d);
-                break;
-            }
-            *d->absent += rank - d->got;
-            d->got = rank + 1;
-            d->cta_index = i;
-            d->ready = true;
-            continue;
-        }
-        const AtsCta *c;
-        if (!ats_reader_view(d->rd, &c, &got, &err)) {
-            disp_trace_error(d, err.msg);
-            disp_close(d);
-            break;
-        }
-        *d->absent += rank - d->got;
-        d->got = rank + 1;
-        size_t n = core_cta_plan(d->plan, c);
-        if (n > UINT32_MAX) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u does not fit a message",
-                     path, id[0], id[1], id[2]);
-            disp_trace_error(d, msg);
-            continue;
-        }
-        d->next = c;
-        d->cta_index = i;
-        d->ready = true;
-    }
-    return d->ready;
 }
 
 static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len,
@@ -342,15 +72,8 @@ static Txn *disp_msg(Disp *d, const TxnCmdDecl *cmd, uint64_t addr, uint32_t len
 
 static void disp_send_cta(Disp *d, uint32_t k)
 {
-    size_t len = d->sp ? d->msg_len : d->plan->bytes;
-    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)len, k);
-    if (d->sp) {
-        memcpy(txn_fill_data(t), d->msg, len);
-        (*d->spooled)++;
-    } else {
-        core_cta_encode(d->plan, d->next, txn_fill_data(t));
-    }
-    d->ready = false;
+    Txn *t = disp_msg(d, &core_cmd_cta, d->cta_index, (uint32_t)disp_cta_len(d), k);
+    disp_cta_write(d, txn_fill_data(t));
     d->sm[k].busy++;
     d->inflight++;
     (*d->ctas)++;
@@ -469,8 +192,8 @@ static void disp_start(Disp *d, Txn *t)
     }
     if (disp_map(d, &err)) {
         d->want = cta_map_count(&d->map, (uint32_t)d->base.gpu);
-        if (scanned && !disp_spool_open(d, dir)) {
-            disp_seek(d, dir);
+        if (scanned) {
+            disp_read_from_scan(d, dir);
         }
     } else {
         disp_trace_error(d, err.msg);
