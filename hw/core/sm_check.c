@@ -6,7 +6,8 @@
  * Decisions:
  * - On only when the run has a trace (the scan, trace_scan.h, comes from it) and the
  *   parameter `check` is true; an sm driven without a trace (unit tests, testbenches)
- *   checks nothing.
+ *   checks nothing. The first sm to get the scan builds it, with a spool of the
+ *   blocks' messages for the dispatchers when its parameter `spool` is true.
  * - A read of one run (a piece: no threads) is kept as its address and length in the
  *   map's value, not as a reference to its transaction: the transaction goes back to
  *   the pool when the memory system is done with it (and crosses a cut wire without

@@ -11,9 +11,9 @@
  *   It is read-only input, not hardware state: no block writes it, and partitions in
  *   other processes build identical copies.
  * - Host memory grows with the bytes the trace writes (a byte mask per written 128 B
- *   line and kernel), never with the trace's length. A run's scan (not a scan of the
- *   counts) also writes every block's `cta` message to a temporary file, the spool
- *   (trace_spool.h), which the dispatchers read instead of the text.
+ *   line and kernel), never with the trace's length. A run's scan built with a spool
+ *   (the sms' `spool`, the default) also writes every block's `cta` message to a
+ *   temporary file (trace_spool.h), which the dispatchers read instead of the text.
  * - Data check (core_value.h): a read in kernel k of byte b may return
  *     the value of the last kernel j < k that wrote b, or the memory's fill when none
  *     did (`older`), or core_value(b, k) when kernel k writes b too (`now`: CTAs of
@@ -111,8 +111,9 @@ bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at);
  * like s), with *at the record where a dispatcher meets every block of index >= cta
  * (the last seek point at or before cta, else the kernel's first record) and *end
  * the end of the kernel's records; NULL when the kernel is not spooled (a scan of
- * the counts only, no temporary file could be made or written, or a block's message
- * passes 4 GiB): its dispatchers read the text. */
+ * the counts only or built without a spool, no temporary file could be made, a write
+ * failed or would pass the file size limit, or a block's message passes 4 GiB): its
+ * dispatchers read the text. */
 const TraceSpool *trace_scan_spool(const TraceScan *s, size_t k, uint64_t cta,
                                    uint64_t *at, uint64_t *end);
 
