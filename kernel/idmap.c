@@ -16,7 +16,6 @@
  * removes. */
 #include "kernel/idmap.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "kernel/bits.h"
@@ -64,11 +63,6 @@ static void idmap_place_at(IdMapSlot *slots, size_t cap, size_t i, IdMapSlot e)
 static void idmap_grow(IdMap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : IDMAP_MIN_CAP;
-    if (cap > UINT32_MAX) {
-        /* dist fits 32 bits: 2^32 slots are 96 GiB, beyond any run's memory */
-        fputs("mgtlm: out of host memory\n", stderr);
-        abort();
-    }
     IdMapSlot *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < m->cap; i++) {
         IdMapSlot e = m->slots[i];
@@ -89,7 +83,7 @@ static IdMapSlot *idmap_lookup(const IdMap *m, uint64_t key)
         return NULL;
     }
     size_t i = idmap_home(m, key, m->cap);
-    for (uint32_t d = 1; m->slots[i].dist >= d; d++) {
+    for (uint64_t d = 1; m->slots[i].dist >= d; d++) {
         if (m->slots[i].key == key) {
             return &m->slots[i];
         }
@@ -104,7 +98,7 @@ bool idmap_insert(IdMap *m, uint64_t key, uint64_t value)
 {
     if (m->cap > 0) {
         size_t i = idmap_home(m, key, m->cap);
-        uint32_t d = 1;
+        uint64_t d = 1;
         for (; m->slots[i].dist >= d; d++) {
             if (m->slots[i].key == key) {
                 return false;

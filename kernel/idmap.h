@@ -20,7 +20,7 @@
 typedef struct IdMapSlot {
     uint64_t key;
     uint64_t value;
-    uint32_t dist; /* 1 + the slot's distance from the key's home slot; 0: empty */
+    uint64_t dist; /* 1 + the slot's distance from the key's home slot; 0: empty */
 } IdMapSlot;
 
 typedef struct IdMap {

@@ -61,27 +61,6 @@ void disp_close(Disp *d)
     d->eof = true;
 }
 
-/* Reads the kernel from the scan's spool (trace_scan_spool) when the scan of dir holds
- * the kernel's messages: from the record of the seek point before the GPU's first
- * CTA, the text's reader closed. True if so. */
-static bool disp_spool_open(Disp *d, const char *dir)
-{
-    SimError err;
-    if (!d->rd || d->want == 0 || !(d->scan = trace_scan_get(dir, false, &err))) {
-        return false;
-    }
-    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
-    d->sp = trace_scan_spool(d->scan, d->kernel, first, &d->sp_at, &d->sp_end);
-    if (!d->sp) {
-        trace_scan_put(d->scan);
-        d->scan = NULL;
-        return false;
-    }
-    ats_reader_close(d->rd); /* the header is read; the text is not needed */
-    d->rd = NULL;
-    return true;
-}
-
 /* The next block's x, y, z (got false at the end of the kernel): from the spool's
  * record, or the reader's next #BEGIN_TB. */
 static bool disp_next_id(Disp *d, uint32_t id[3], bool *got, SimError *err)
@@ -108,39 +87,27 @@ static bool disp_skip(Disp *d, SimError *err)
     return ats_reader_skip(d->rd, &got, err);
 }
 
-/* Starts reading the kernel file (the run holds the scan of the trace folder dir) at
- * the scan's seek point before the GPU's first CTA (trace_scan_seek): the blocks
- * before it are all of lower index, so none is the GPU's, and they are not read at
- * all. */
-static void disp_seek(Disp *d, const char *dir)
+/* Takes the next block (the GPU's next CTA): its message from the spool into msg, or
+ * its view from the reader, interned into plan (*fits false when the message would
+ * pass 4 GiB). */
+static bool disp_take(Disp *d, bool *fits, SimError *err)
 {
-    if (!d->rd || d->want == 0) {
-        return;
+    *fits = true;
+    if (d->sp) {
+        d->msg = xgrow(d->msg, &d->msg_cap, d->sp_len, 1, 4096);
+        if (!trace_spool_body(d->sp, d->sp_at, d->sp_len, d->msg)) {
+            return sim_error_set(err, "%s: cannot read the trace's spool",
+                                 d->ks.kernels[d->kernel].path);
+        }
+        d->msg_len = d->sp_len;
+        d->sp_at += 4 + (uint64_t)d->sp_len;
+        return true;
     }
-    SimError err;
-    const TraceScan *s = trace_scan_get(dir, false, &err);
-    if (!s) {
-        return;
+    bool got;
+    if (!ats_reader_view(d->rd, &d->next, &got, err)) {
+        return false;
     }
-    AtsMark at;
-    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
-    if (trace_scan_seek(s, d->kernel, first, &at) && !ats_reader_seek(d->rd, &at, &err)) {
-        disp_trace_error(d, err.msg);
-        disp_close(d);
-    }
-    trace_scan_put(s);
-}
-
-/* Reads the message of the record at sp_at (the GPU's next CTA) into msg. */
-static bool disp_spool_take(Disp *d, SimError *err)
-{
-    d->msg = xgrow(d->msg, &d->msg_cap, d->sp_len, 1, 4096);
-    if (!trace_spool_body(d->sp, d->sp_at, d->sp_len, d->msg)) {
-        return sim_error_set(err, "%s: cannot read the trace's spool",
-                             d->ks.kernels[d->kernel].path);
-    }
-    d->msg_len = d->sp_len;
-    d->sp_at += 4 + (uint64_t)d->sp_len;
+    *fits = core_cta_plan(d->plan, d->next) <= UINT32_MAX;
     return true;
 }
 
@@ -186,46 +153,52 @@ bool disp_peek(Disp *d)
             }
             continue;
         }
-        if (d->sp) {
-            if (!disp_spool_take(d, &err)) {
-                disp_trace_error(d, err.msg);
-                disp_close(d);
-                break;
-            }
-            *d->absent += rank - d->got;
-            d->got = rank + 1;
-            d->cta_index = i;
-            d->ready = true;
-            continue;
-        }
-        const AtsCta *c;
-        if (!ats_reader_view(d->rd, &c, &got, &err)) {
+        bool fits;
+        if (!disp_take(d, &fits, &err)) {
             disp_trace_error(d, err.msg);
             disp_close(d);
             break;
         }
         *d->absent += rank - d->got;
         d->got = rank + 1;
-        size_t n = core_cta_plan(d->plan, c);
-        if (n > UINT32_MAX) {
+        if (!fits) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: thread block %u,%u,%u does not fit a message",
                      path, id[0], id[1], id[2]);
             disp_trace_error(d, msg);
             continue;
         }
-        d->next = c;
         d->cta_index = i;
         d->ready = true;
     }
     return d->ready;
 }
 
+/* The blocks before the scan's seek point before the GPU's first CTA are all of lower
+ * index, so none is the GPU's: they are not read at all. From the spool, the reader of
+ * the text is closed (its header is read); without it, the reader moves there
+ * (trace_scan_seek). */
 void disp_read_from_scan(Disp *d, const char *dir)
 {
-    if (!disp_spool_open(d, dir)) {
-        disp_seek(d, dir);
+    SimError err;
+    const TraceScan *s;
+    if (!d->rd || d->want == 0 || !(s = trace_scan_get(dir, false, &err))) {
+        return;
     }
+    uint64_t first = cta_map_nth(&d->map, (uint32_t)d->base.gpu, 0);
+    d->sp = trace_scan_spool(s, d->kernel, first, &d->sp_at, &d->sp_end);
+    if (d->sp) {
+        d->scan = s; /* held while the spool is read */
+        ats_reader_close(d->rd);
+        d->rd = NULL;
+        return;
+    }
+    AtsMark at;
+    if (trace_scan_seek(s, d->kernel, first, &at) && !ats_reader_seek(d->rd, &at, &err)) {
+        disp_trace_error(d, err.msg);
+        disp_close(d);
+    }
+    trace_scan_put(s);
 }
 
 size_t disp_cta_len(const Disp *d)
