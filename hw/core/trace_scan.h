@@ -111,9 +111,10 @@ bool trace_scan_seek(const TraceScan *s, size_t k, uint64_t cta, AtsMark *at);
  * like s), with *at the record where a dispatcher meets every block of index >= cta
  * (the last seek point at or before cta, else the kernel's first record) and *end
  * the end of the kernel's records; NULL when the kernel is not spooled (a scan of
- * the counts only or built without a spool, no temporary file could be made, a write
- * failed or would pass the file size limit, or a block's message passes 4 GiB): its
- * dispatchers read the text. */
+ * the counts only or built without a spool, no temporary file could be made, or a
+ * record of this kernel or an earlier one could not be written: past the spool's
+ * budget, a block's message over 4 GiB, a failed write): its dispatchers read the
+ * text. */
 const TraceSpool *trace_scan_spool(const TraceScan *s, size_t k, uint64_t cta,
                                    uint64_t *at, uint64_t *end);
 

@@ -20,8 +20,9 @@
  *   the reader gives is what a dispatcher's trusted reading gives (the instructions
  *   that do not leave the sm without width or addresses), so the messages are those
  *   the dispatcher would encode. A seek point also records its block's record. A
- *   block whose message cannot be written ends the kernel's spooling: its dispatchers
- *   read the text. */
+ *   block whose message cannot be written stops the spool (trace_spool_stop): the
+ *   kernel's records are given back, and the dispatchers of that kernel and of every
+ *   later one read the text. */
 #include "hw/core/trace_scan_pass.h"
 
 #include <stdlib.h>
@@ -138,14 +139,17 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, TraceSpool *s
     PassCtx c = {tk, k, w, 0, 0};
     tk->in_order = true;
     tk->seek_every = 1;
-    tk->spooled = spool != NULL;
+    tk->spooled = spool && trace_spool_taking(spool);
     tk->spool_start = spool ? trace_spool_end(spool) : 0;
     const AtsCta *cta;
     bool got, ok;
     while ((ok = ats_reader_view(r, &cta, &got, err)) && got) {
         pass_cta(&c, cta);
         uint64_t at = 0;
-        tk->spooled = tk->spooled && trace_spool_put(spool, cta, &at);
+        if (tk->spooled && !trace_spool_put(spool, cta, &at)) {
+            tk->spooled = false;
+            trace_spool_stop(spool, tk->spool_start);
+        }
         if (!(ok = pass_seek(&c, r, cta, at, err))) {
             break;
         }

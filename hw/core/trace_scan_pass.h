@@ -13,8 +13,9 @@
 
 /* Reads the file tk->path of launch k (not below any launch read before into w):
  * fills tk->info and tk's counts and records what the kernel writes in w (unless w is
- * NULL: counts only), and appends every block's message to spool (unless NULL;
- * tk->spooled says whether all of them went in). False with "<file>:<line>:
+ * NULL: counts only), and appends every block's message to spool (unless NULL or
+ * stopped; tk->spooled says whether all of them went in; a record that cannot be
+ * written stops the spool, trace_spool_stop). False with "<file>:<line>:
  * <message>" in err. */
 bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, TraceSpool *spool,
                      SimError *err);

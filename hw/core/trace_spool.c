@@ -1,12 +1,16 @@
 /* The spool of a run's scan (see trace_spool.h). One plan and one buffer are reused
  * for every block; records are appended with pwrite at the spool's own end, so a
- * failed write leaves the records before it whole. */
+ * failed write leaves the records before it whole, and a stop cuts the file back
+ * (ftruncate) to the first record dropped. */
 #include "hw/core/trace_spool.h"
 
 #include <errno.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "hw/core/core_le.h"
@@ -14,36 +18,66 @@
 struct TraceSpool {
     int fd;
     uint64_t end;
-    uint64_t limit; /* the file size limit (RLIMIT_FSIZE) when it was made */
+    uint64_t limit; /* the budget: records end at or before it */
+    bool stopped;   /* trace_spool_stop was called */
     CoreCtaPlan plan;
     uint8_t *buf;
     size_t cap;
 };
 
-TraceSpool *trace_spool_new(void)
+/* A temporary file in dir, unlinked, or -1 when none can be made there or dir is on a
+ * memory file system. */
+static int spool_file(const char *dir)
 {
-    const char *tmp = getenv("TMPDIR");
     char path[4096];
-    int n =
-        snprintf(path, sizeof path, "%s/mgtlm-spool-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int n = snprintf(path, sizeof path, "%s/mgtlm-spool-XXXXXX", dir);
     if (n < 0 || (size_t)n >= sizeof path) {
-        return NULL;
+        return -1;
     }
     int fd = mkstemp(path);
     if (fd < 0) {
-        return NULL;
+        return -1;
     }
     unlink(path);
-    TraceSpool *sp = calloc(1, sizeof *sp);
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+uint64_t trace_spool_budget(uint64_t avail, uint64_t block, uint64_t limit)
+{
+    uint64_t half =
+        (block && avail > UINT64_MAX / block ? UINT64_MAX : avail * block) / 2;
+    return half < limit ? half : limit;
+}
+
+TraceSpool *trace_spool_new(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    int fd;
+    if (tmp && *tmp) {
+        fd = spool_file(tmp);
+    } else if ((fd = spool_file("/var/tmp")) < 0) {
+        fd = spool_file("/tmp");
+    }
+    if (fd < 0) {
+        return NULL;
+    }
+    struct statvfs v;
+    struct rlimit r;
+    TraceSpool *sp = fstatvfs(fd, &v) == 0 ? calloc(1, sizeof *sp) : NULL;
     if (!sp) {
         close(fd);
         return NULL;
     }
     sp->fd = fd;
-    struct rlimit r;
-    sp->limit = getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur != RLIM_INFINITY
-                    ? (uint64_t)r.rlim_cur
-                    : UINT64_MAX;
+    uint64_t fsize = getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur != RLIM_INFINITY
+                         ? (uint64_t)r.rlim_cur
+                         : UINT64_MAX;
+    sp->limit = trace_spool_budget((uint64_t)v.f_bavail, (uint64_t)v.f_frsize, fsize);
     core_cta_plan_init(&sp->plan);
     return sp;
 }
@@ -79,7 +113,7 @@ static bool spool_io(int fd, uint8_t *p, size_t n, uint64_t at, bool write)
 bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at)
 {
     size_t n = core_cta_plan(&sp->plan, cta);
-    if (n > UINT32_MAX || sp->end + 4 + n > sp->limit) {
+    if (sp->stopped || n > UINT32_MAX || 4 + n > sp->limit - sp->end) {
         return false;
     }
     if (4 + n > sp->cap) {
@@ -98,6 +132,22 @@ bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at)
     *at = sp->end;
     sp->end += 4 + n;
     return true;
+}
+
+void trace_spool_stop(TraceSpool *sp, uint64_t from)
+{
+    if (from < sp->end) {
+        sp->end = from;
+    }
+    sp->stopped = true;
+    /* a file that cannot be cut back keeps its space until the spool is freed */
+    int rc = ftruncate(sp->fd, (off_t)sp->end);
+    (void)rc;
+}
+
+bool trace_spool_taking(const TraceSpool *sp)
+{
+    return !sp->stopped;
 }
 
 uint64_t trace_spool_end(const TraceSpool *sp)

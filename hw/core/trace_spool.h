@@ -9,13 +9,23 @@
  * threads share one spool.
  *
  * Decisions:
- * - The file is made in $TMPDIR (else /tmp) and unlinked at once: nothing is left
- *   behind by a run that ends in any way. Memory stays that of one block; the disk
- *   holds the messages (a GEMM of 2.04 M warp instructions: 30 MB).
- * - A spool that cannot be made or written is not an error: the run reads the text
- *   as it did without one (trace_spool_new NULL, trace_spool_put false). A write
- *   that would pass the process's file size limit (RLIMIT_FSIZE) is not tried, since
- *   it would raise SIGXFSZ, which ends the process. */
+ * - The file is made in $TMPDIR when it is set, else in /var/tmp, else in /tmp, and
+ *   unlinked at once: nothing is left behind by a run that ends in any way. /var/tmp
+ *   comes before /tmp because it is the folder for large temporary files and stays on
+ *   disk where /tmp is a memory file system (Debian 13's default).
+ * - Memory stays that of one block; the disk holds the messages (a GEMM of 2.04 M
+ *   warp instructions: 30 MB). A folder on a memory file system (tmpfs, ramfs) gets
+ *   no spool, since there the messages would take host memory that grows with the
+ *   trace.
+ * - The spool takes at most half the space its file system had free when it was made
+ *   (trace_spool_budget), and stays below the process's file size limit
+ *   (RLIMIT_FSIZE; a write past it would raise SIGXFSZ, which ends the process), so
+ *   a long trace never fills the disk other programs write to.
+ * - A spool that cannot be made is not an error: the run reads the text as it did
+ *   without one (trace_spool_new NULL). Nor is a record that cannot be written (past
+ *   the budget, a message over 4 GiB, a failed write): trace_spool_put fails, and the
+ *   scan then gives the kernel's records back (trace_spool_stop) and spools no
+ *   later kernel; those kernels' blocks come from the text. */
 #ifndef MGTLM_HW_CORE_TRACE_SPOOL_H
 #define MGTLM_HW_CORE_TRACE_SPOOL_H
 
@@ -32,9 +42,20 @@ typedef struct TraceSpool TraceSpool;
 TraceSpool *trace_spool_new(void);
 void trace_spool_free(TraceSpool *sp);
 
+/* The bytes a spool may hold on a file system with `avail` blocks of `block` bytes
+ * free, under a file size limit of `limit` bytes: half the free space, at most the
+ * limit. */
+uint64_t trace_spool_budget(uint64_t avail, uint64_t block, uint64_t limit);
+
 /* Appends the message of cta; *at is its record's offset. False, with nothing
- * appended, when the message does not fit 4 GiB or the file cannot be written. */
+ * appended, when the spool is stopped, the record would pass the spool's budget, the
+ * message does not fit 4 GiB or the file cannot be written. */
 bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at);
+/* Drops the records from offset `from` (a record's offset, or the end) on, giving
+ * their disk space back, and takes no more records: every later put fails. */
+void trace_spool_stop(TraceSpool *sp, uint64_t from);
+/* True until trace_spool_stop. */
+bool trace_spool_taking(const TraceSpool *sp);
 /* The offset the next record will take. */
 uint64_t trace_spool_end(const TraceSpool *sp);
 

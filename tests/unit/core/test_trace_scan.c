@@ -12,12 +12,20 @@
  * of the text gives, a dispatcher starts at its seek point's record, a compressed
  * file is spooled from its first record, and a scan of the counts, one built without
  * a spool, one whose spool would pass the file size limit and one with no temporary
- * folder have no spool. Runs in the source root (the
- * trace's path is relative to it). */
+ * folder have no spool; the spool's budget (half the free space, at most the file
+ * size limit), a record past it giving back its kernel's records and stopping the
+ * spool for every later kernel, no spool on a memory file system, and /var/tmp as the
+ * folder when TMPDIR is unset. Runs in the source root (the trace's path is relative
+ * to it). */
+#include <dirent.h>
+#include <linux/magic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -537,6 +545,121 @@ static void test_spool(void)
     seek_clean(dir);
 }
 
+/* The size of this process's one open spool file, its path into path (UINT64_MAX
+ * when there is not exactly one). */
+static uint64_t spool_file(char *path, size_t cap)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) {
+        return UINT64_MAX;
+    }
+    uint64_t size = UINT64_MAX;
+    unsigned found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char link[300], target[4096];
+        snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        struct stat st;
+        if (n > 0 && (target[n] = '\0', strstr(target, "/mgtlm-spool-")) &&
+            stat(link, &st) == 0) {
+            snprintf(path, cap, "%s", target);
+            size = (uint64_t)st.st_size;
+            found++;
+        }
+    }
+    closedir(d);
+    return found == 1 ? size : UINT64_MAX;
+}
+
+/* Launches kernel-1 (40 blocks, seek_trace), kernel-1 again and kernel-2 (1 block). */
+static void spool_kernels(const char *dir)
+{
+    seek_trace(dir, 40, false, false);
+    char path[96];
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    FILE *f = fopen(path, "w");
+    fputs("kernel-1.traceg\nkernel-1.traceg\nkernel-2.traceg\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/kernel-2.traceg", dir);
+    f = fopen(path, "w");
+    fputs("-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
+          "-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"
+          "-accelsim tracer version = 4\n\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+          "insts = 1\n0040 ffffffff 0 EXIT 0 0\n#END_TB\n",
+          f);
+    fclose(f);
+}
+
+static void test_spool_budget(void)
+{
+    CHECK_EQ_U64(trace_spool_budget(11, 4096, UINT64_MAX), 22528);
+    CHECK_EQ_U64(trace_spool_budget(11, 4096, 1000), 1000);
+    CHECK_EQ_U64(trace_spool_budget(UINT64_MAX / 2, 4096, UINT64_MAX), UINT64_MAX / 2);
+    CHECK_EQ_U64(trace_spool_budget(0, 4096, UINT64_MAX), 0);
+    char dir[] = "/tmp/test_trace_budget_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    spool_kernels(dir);
+    SimError err;
+    const TraceScan *s = trace_scan_get(dir, true, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        seek_clean(dir);
+        return;
+    }
+    /* TMPDIR unset: the spool is in /var/tmp (where it can be made) */
+    char path[4096] = "";
+    uint64_t size = spool_file(path, sizeof path);
+    CHECK_EQ_U64(size, trace_scan_kernel(s, 2)->spool_end);
+    if (access("/var/tmp", W_OK) == 0) {
+        CHECK(strncmp(path, "/var/tmp/mgtlm-spool-", 21) == 0);
+    }
+    const TraceKernel *k1 = trace_scan_kernel(s, 1);
+    uint64_t start = k1->spool_start, half = (k1->spool_end - start) / 2;
+    uint64_t last =
+        trace_scan_kernel(s, 2)->spool_end - trace_scan_kernel(s, 2)->spool_start;
+    CHECK(last > 0 && last < half); /* kernel-2 alone would fit where kernel 1 fails */
+    trace_scan_put(s);
+    /* a file size limit half way into the second kernel: the first keeps its records,
+     * the second gives its own back, the third is not spooled though it would fit */
+    struct rlimit old;
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    struct rlimit lim = {(rlim_t)(start + half), old.rlim_max};
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    s = trace_scan_get(dir, true, &err);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+    CHECK(s != NULL);
+    if (s) {
+        uint64_t at, end;
+        CHECK(trace_scan_spool(s, 0, 0, &at, &end) != NULL && end == start);
+        CHECK_EQ_U64(spool_walk(s, 0, 0, 0), 40);
+        CHECK(!trace_scan_spool(s, 1, 0, &at, &end));
+        CHECK(!trace_scan_spool(s, 2, 0, &at, &end));
+        CHECK_EQ_U64(trace_scan_kernel(s, 1)->ctas, 40);
+        CHECK_EQ_U64(spool_file(path, sizeof path), start);
+        trace_scan_put(s);
+    }
+    /* a memory file system gets no spool */
+    struct statfs fs;
+    if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC) {
+        setenv("TMPDIR", "/dev/shm", 1);
+        s = trace_scan_get(dir, true, &err);
+        unsetenv("TMPDIR");
+        CHECK(s != NULL);
+        if (s) {
+            uint64_t at, end;
+            CHECK(!trace_scan_spool(s, 0, 0, &at, &end));
+            CHECK(spool_file(path, sizeof path) == UINT64_MAX);
+            trace_scan_put(s);
+        }
+    } else {
+        fprintf(stderr, "test_spool_budget: /dev/shm is not a tmpfs; not tried there\n");
+    }
+    snprintf(path, sizeof path, "%s/kernel-2.traceg", dir);
+    unlink(path);
+    seek_clean(dir);
+}
+
 int main(void)
 {
     RUN(test_counts);
@@ -548,5 +671,6 @@ int main(void)
     RUN(test_index_growth);
     RUN(test_seek);
     RUN(test_spool);
+    RUN(test_spool_budget);
     return harness_report();
 }
