@@ -317,11 +317,15 @@ json_t *stat_hist_json(const StatHist *h)
                      (json_int_t)h->width, "buckets", buckets);
 }
 
-json_t *stats_json(const Stats *s)
+/* The values of the statistics whose def's host is host, or of all (all true). */
+static json_t *stats_json_of(const Stats *s, bool all, bool host)
 {
     json_t *obj = json_object();
     for (size_t i = 0; i < s->n; i++) {
         const StatEntry *e = s->entries[i];
+        if (!all && e->def->host != host) {
+            continue;
+        }
         json_t *v = NULL;
         switch (e->store) {
         case STAT_VALUE_U64:
@@ -337,4 +341,14 @@ json_t *stats_json(const Stats *s)
         json_object_set_new(obj, e->name, v);
     }
     return obj;
+}
+
+json_t *stats_json(const Stats *s)
+{
+    return stats_json_of(s, true, false);
+}
+
+json_t *stats_json_where(const Stats *s, bool host)
+{
+    return stats_json_of(s, false, host);
 }

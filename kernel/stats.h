@@ -6,7 +6,8 @@
  *
  * Each statistic is described by a StatDef (a row of its block type's stat table,
  * see block.h): name, where its storage pointer lives in the block state, kind,
- * unit, doc and whether a nonzero value is a model error. The registry owns the
+ * unit, doc, whether a nonzero value is a model error and whether the host decides
+ * it rather than the input. The registry owns the
  * storage; the block reaches it through the pointer member the table names, so a
  * hot-path update stays `(*c->reads)++`. Kind, unit and is_error are metadata,
  * which the stats file and the summary read through stats_at. */
@@ -60,6 +61,9 @@ typedef struct StatDef {
     const char *unit; /* "" (a count), "B", "ps", ... */
     const char *doc;
     bool is_error; /* a model error: a nonzero value fails the run */
+    bool host;     /* decided by the host, not by the input (its temporary folders, its
+                      limits): the stats file writes it in the host object, which
+                      comparisons of runs drop (docs/stats.md) */
     /* STAT_HIST: bucket width, and the bucket count: buckets, or buckets_of(the
      * block) when it depends on the parameters (called before realize). */
     uint64_t width;
@@ -144,6 +148,9 @@ double stat_hist_mean(const StatHist *h);
 
 /* JSON object {"name": value | {histogram}} in registration order (new ref). */
 json_t *stats_json(const Stats *s);
+/* The same, of the statistics whose def's `host` is host only: the stats file's
+ * "stats" (false) and its host object's "stats" (true). */
+json_t *stats_json_where(const Stats *s, bool host);
 /* The JSON of one histogram: count, sum, min, max, mean, width, buckets (new ref). */
 json_t *stat_hist_json(const StatHist *h);
 

@@ -423,7 +423,9 @@ static const StatDef disp_stat_defs[] = {
     STAT(Disp, kernels, "kernels", STAT_COUNTER, "", "kernel launches taken"),
     STAT(Disp, xlats, "xlats", STAT_COUNTER, "", "xlat requests passed to the host"),
     STAT(Disp, spooled, "ctas_spooled", STAT_COUNTER, "",
-         "CTAs given from the scan's spool of messages, not read from the trace's text"),
+         "CTAs given from the scan's spool of messages, not read from the trace's text"
+         " (the host decides: its temporary folder, free space and limits)",
+         .host = true),
     STAT(Disp, absent, "ctas_absent", STAT_COUNTER, "",
          "CTAs of the GPU that its kernel files do not list (not run)"),
     STAT(Disp, fit_errors, "fit_errors", STAT_COUNTER, "",

@@ -143,8 +143,8 @@ static const ParamDef sm_params[] = {
      .type = PT_BOOL,
      .def = "true",
      .doc = "with check: the check's scan writes every block's cta message to a "
-            "temporary file that the dispatchers read instead of the trace's text (the "
-            "first sm to build the scan decides for the run)"},
+            "temporary file that the dispatchers read instead of the trace's text (one "
+            "scan per run: every sm with check must have the same value)"},
     {.key = "flush",
      .offset = offsetof(Sm, flush),
      .type = PT_ENUM,

@@ -7,7 +7,9 @@
  * - On only when the run has a trace (the scan, trace_scan.h, comes from it) and the
  *   parameter `check` is true; an sm driven without a trace (unit tests, testbenches)
  *   checks nothing. The first sm to get the scan builds it, with a spool of the
- *   blocks' messages for the dispatchers when its parameter `spool` is true.
+ *   blocks' messages for the dispatchers when its parameter `spool` is true; an sm
+ *   whose `spool` differs from that first one's fails to realize (the scan is one
+ *   per process, so a value that could not be honoured is an error, not ignored).
  * - A read of one run (a piece: no threads) is kept as its address and length in the
  *   map's value, not as a reference to its transaction: the transaction goes back to
  *   the pool when the memory system is done with it (and crosses a cut wire without
@@ -28,6 +30,16 @@ bool sm_check_start(Sm *s, SimError *err)
         return true;
     }
     s->scan = trace_scan_get(trace, s->spool, err);
+    if (s->scan && trace_scan_spool_asked(s->scan) != s->spool) {
+        trace_scan_put(s->scan);
+        s->scan = NULL;
+        return sim_error_set(
+            err,
+            "%s: spool is %s, but an sm before it built the trace's scan "
+            "with spool %s: the sms share one scan, so give every sm the "
+            "same spool",
+            s->base.name, s->spool ? "true" : "false", s->spool ? "false" : "true");
+    }
     return s->scan != NULL;
 }
 

@@ -35,6 +35,7 @@ struct TraceScan {
     const AtsCmd **allocs; /* into list */
     TraceWritten *written; /* NULL in a scan of the counts only */
     TraceSpool *spool;     /* NULL in a scan of the counts only, or when none was made */
+    bool spool_asked;      /* built by a get that asked for a spool */
 };
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -92,6 +93,7 @@ static TraceScan *scan_build(const char *dir, bool index, bool spool, SimError *
     }
     s->written = index ? trace_written_new() : NULL;
     s->spool = spool ? trace_spool_new() : NULL;
+    s->spool_asked = spool;
     if (!ats_list_load(dir, &s->list, err) || !scan_commands(s, err)) {
         trace_scan_free(s);
         return NULL;
@@ -139,6 +141,11 @@ void trace_scan_put(const TraceScan *s)
         trace_scan_free(own);
     }
     pthread_mutex_unlock(&scan_lock);
+}
+
+bool trace_scan_spool_asked(const TraceScan *s)
+{
+    return s->spool_asked;
 }
 
 bool trace_scan_held(const char *dir)

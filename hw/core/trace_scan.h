@@ -86,6 +86,8 @@ typedef struct TraceKernel {
  * reader's message in err when the trace is malformed. */
 const TraceScan *trace_scan_get(const char *dir, bool spool, SimError *err);
 void trace_scan_put(const TraceScan *s);
+/* Whether the get that built s asked for a spool (whether one could be made or not). */
+bool trace_scan_spool_asked(const TraceScan *s);
 /* True if a scan of dir is held (got and not yet put) in this process: every file of
  * dir has been read in full without error. Builds nothing. */
 bool trace_scan_held(const char *dir);

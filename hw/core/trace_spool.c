@@ -5,6 +5,7 @@
 #include "hw/core/trace_spool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,9 @@ struct TraceSpool {
     size_t cap;
 };
 
-/* A temporary file in dir, unlinked, or -1 when none can be made there or dir is on a
- * memory file system. */
+/* A temporary file in dir, unlinked and closed on exec (a program that embeds mgtlm
+ * and runs another must not hand it the spool's disk space), or -1 when none can be
+ * made there or dir is on a memory file system. */
 static int spool_file(const char *dir)
 {
     char path[4096];
@@ -38,9 +40,9 @@ static int spool_file(const char *dir)
     if (fd < 0) {
         return -1;
     }
-    unlink(path);
     struct statfs fs;
-    if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+    if (unlink(path) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
+        fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
         close(fd);
         return -1;
     }
@@ -113,7 +115,8 @@ static bool spool_io(int fd, uint8_t *p, size_t n, uint64_t at, bool write)
 bool trace_spool_put(TraceSpool *sp, const AtsCta *cta, uint64_t *at)
 {
     size_t n = core_cta_plan(&sp->plan, cta);
-    if (sp->stopped || n > UINT32_MAX || 4 + n > sp->limit - sp->end) {
+    if (sp->stopped || n > UINT32_MAX || n > SIZE_MAX - 4 ||
+        4 + (uint64_t)n > sp->limit - sp->end) {
         return false;
     }
     if (4 + n > sp->cap) {

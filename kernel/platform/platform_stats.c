@@ -2,7 +2,9 @@
  * Decisions: a stat's instance is its name up to the last '.' (stat names hold no
  * '.'); a metadata key's unit comes from its suffix ("_ps": ps, "_s": s), the one
  * naming rule the run and host objects follow; CSV fields are quoted (RFC 4180) only
- * when they hold a comma, a quote or a line break. */
+ * when they hold a comma, a quote or a line break; the statistics the host decides
+ * (StatDef.host) go into the host object as its member "stats", there only when
+ * there is one, so a run of none writes the host object it always did. */
 #include "platform_stats.h"
 
 #include <errno.h>
@@ -33,6 +35,9 @@ static json_t *platform_stats_def_json(const StatDef *d)
 {
     json_t *o = json_pack("{s:s,s:s,s:s,s:b}", "kind", stat_kind_name(d->kind), "unit",
                           d->unit, "doc", d->doc, "error", d->is_error);
+    if (d->host) {
+        json_object_set_new(o, "host", json_true());
+    }
     if (d->choices) {
         json_t *values = json_array();
         for (const char *const *c = d->choices; *c; c++) {
@@ -66,6 +71,19 @@ static json_t *platform_stats_types(const Platform *p)
     return types;
 }
 
+/* host with the statistics the host decides as its member "stats" when there are any
+ * (new ref). */
+static json_t *platform_stats_host(const Platform *p, json_t *host)
+{
+    json_t *out = json_copy(host);
+    json_t *stats = stats_json_where(p->stats, true);
+    if (json_object_size(stats) > 0) {
+        json_object_set(out, "stats", stats);
+    }
+    json_decref(stats);
+    return out;
+}
+
 json_t *platform_stats_json(const Platform *p, json_t *run, json_t *host)
 {
     json_t *instances = json_object();
@@ -80,10 +98,10 @@ json_t *platform_stats_json(const Platform *p, json_t *run, json_t *host)
             json_array_append_new(errors, json_string(v.name));
         }
     }
-    return json_pack("{s:s,s:O,s:O,s:o,s:o,s:o,s:o}", "format", PLATFORM_STATS_FORMAT,
-                     "run", run, "host", host, "instances", instances, "types",
-                     platform_stats_types(p), "errors", errors, "stats",
-                     stats_json(p->stats));
+    return json_pack("{s:s,s:O,s:o,s:o,s:o,s:o,s:o}", "format", PLATFORM_STATS_FORMAT,
+                     "run", run, "host", platform_stats_host(p, host), "instances",
+                     instances, "types", platform_stats_types(p), "errors", errors,
+                     "stats", stats_json_where(p->stats, false));
 }
 
 static FILE *platform_stats_open(const char *path, SimError *err)
@@ -213,9 +231,14 @@ bool platform_stats_write_csv(const Platform *p, json_t *run, json_t *host,
     }
     fputs("instance,type,stat,value,unit\n", f);
     platform_stats_meta_rows(f, "run", "", run);
-    platform_stats_meta_rows(f, "host", "", host);
+    json_t *h = platform_stats_host(p, host);
+    platform_stats_meta_rows(f, "host", "", h);
+    json_decref(h);
     for (size_t i = 0; i < stats_count(p->stats); i++) {
         StatView v = stats_at(p->stats, i);
+        if (v.def->host) {
+            continue;
+        }
         const char *stat;
         const Block *b = platform_stats_owner(p, v.name, &stat);
         char inst[512];

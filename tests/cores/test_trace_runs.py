@@ -23,10 +23,12 @@
 7. The dispatchers' spool: with it (the default: every CTA comes from it), with the
    sms' `spool` false and with no spool to be had (TMPDIR names no folder; both: no
    CTA comes from it, the text is parsed again), runs give byte-identical stats
-   apart from the `host` object, the --set values they were given and the count of
-   CTAs from the spool, on both tracegen traces and a gzip-compressed copy of SpMV,
+   apart from the `host` object (where the count of CTAs from the spool is, since
+   the host decides it) and the --set values they were given, on both tracegen
+   traces and a gzip-compressed copy of SpMV,
    with contiguous, round-robin (which passes over other GPUs' records) and LADM
-   CTAs.
+   CTAs; the CSV has the count among its host rows; sms that disagree on `spool`
+   fail to load (exit 2).
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -226,18 +228,41 @@ def spool(mgtlm, root, tmp, traces):
                         break
                     with open(stats) as f:
                         doc = json.load(f)
-                    spooled = total(doc["stats"], ".disp", "ctas_spooled")
+                    # ctas_spooled is the host's: in the host object, not in stats
+                    spooled = total(doc["host"].get("stats", {}), ".disp", "ctas_spooled")
                     ctas = total(doc["stats"], ".disp", "ctas")
                     want = ctas if label == "spool" else 0
                     check(ctas > 0 and spooled == want, "%s (%s): %d of %d CTAs from the "
                           "spool, want %d" % (what, label, spooled, ctas, want))
+                    check(not any(k.endswith(".ctas_spooled") for k in doc["stats"]),
+                          "%s (%s): ctas_spooled among the stats" % (what, label))
                     doc.pop("host", None)
                     doc["run"].pop("sets", None)  # the --set values the runs were given
-                    doc["stats"] = {k: v for k, v in doc["stats"].items()
-                                    if not k.endswith(".ctas_spooled")}
                     docs.append(json.dumps(doc, sort_keys=True))
                 check(len(docs) == 3 and docs[0] == docs[1] == docs[2],
                       what + ": the stats differ with and without the spool")
+    # one scan per run: an sm whose spool differs from the first sm's is a load error
+    proc = subprocess.run(
+        [mgtlm, "run", os.path.join(root, "platforms", "gpu4-baseline.json"), "--quiet",
+         "--trace", folders[0], "--set", "gpu3.sm[*].spool=false"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(proc.returncode == 2 and "gpu3.sm[0]: spool is false" in proc.stderr,
+          "spool on some sms only: exit %d: %s" % (proc.returncode, proc.stderr[:200]))
+    # the CSV has the host's count among its host rows, not among the stats
+    csv_path = os.path.join(tmp, "s.csv")
+    proc = subprocess.run(
+        [mgtlm, "run", os.path.join(root, "platforms", "gpu4-baseline.json"), "--quiet",
+         "--trace", folders[0], "--stats-csv", csv_path],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(proc.returncode == 0, "spool csv: exit %d" % proc.returncode)
+    if proc.returncode == 0:
+        with open(csv_path) as f:
+            rows = f.read().splitlines()
+        check(any(r.startswith(",host,stats.gpu0.disp.ctas_spooled,")
+                  and not r.endswith(",0,") for r in rows),
+              "spool csv: no host row of gpu0's CTAs from the spool")
+        check(not any(r.startswith("gpu0.disp,dispatch,ctas_spooled,") for r in rows),
+              "spool csv: ctas_spooled among the stats rows")
 
 
 def main():

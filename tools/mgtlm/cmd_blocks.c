@@ -140,6 +140,9 @@ static void blocks_stat_facts(const StatDef *d, char *out, size_t n)
     if (d->is_error) {
         blocks_append(out, n, &used, "; model error");
     }
+    if (d->host) {
+        blocks_append(out, n, &used, "; decided by the host");
+    }
 }
 
 static void blocks_stats(const BlockType *t)

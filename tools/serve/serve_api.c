@@ -296,7 +296,7 @@ static void api_stats(Server *s, ServeReply *r)
     uint64_t events = sim_events_executed(s->sim);
     if (!s->stats_text || s->stats_events != events || s->stats_gen != s->state_gen) {
         platform_finish_stats(s->plat);
-        json_t *j = stats_json(s->plat->stats);
+        json_t *j = stats_json_where(s->plat->stats, false);
         free(s->stats_text);
         s->stats_text = json_dumps(j, JSON_COMPACT);
         json_decref(j);

@@ -18,6 +18,7 @@
  * folder when TMPDIR is unset. Runs in the source root (the trace's path is relative
  * to it). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -545,9 +546,9 @@ static void test_spool(void)
     seek_clean(dir);
 }
 
-/* The size of this process's one open spool file, its path into path (UINT64_MAX
- * when there is not exactly one). */
-static uint64_t spool_file(char *path, size_t cap)
+/* The size of this process's one open spool file, its path into path and whether it
+ * is closed on exec into *cloexec (UINT64_MAX when there is not exactly one). */
+static uint64_t spool_file(char *path, size_t cap, bool *cloexec)
 {
     DIR *d = opendir("/proc/self/fd");
     if (!d) {
@@ -565,6 +566,7 @@ static uint64_t spool_file(char *path, size_t cap)
             stat(link, &st) == 0) {
             snprintf(path, cap, "%s", target);
             size = (uint64_t)st.st_size;
+            *cloexec = fcntl(atoi(e->d_name), F_GETFD) & FD_CLOEXEC;
             found++;
         }
     }
@@ -607,10 +609,12 @@ static void test_spool_budget(void)
         seek_clean(dir);
         return;
     }
-    /* TMPDIR unset: the spool is in /var/tmp (where it can be made) */
+    /* TMPDIR unset: the spool is in /var/tmp (where it can be made), closed on exec */
     char path[4096] = "";
-    uint64_t size = spool_file(path, sizeof path);
+    bool cloexec = false;
+    uint64_t size = spool_file(path, sizeof path, &cloexec);
     CHECK_EQ_U64(size, trace_scan_kernel(s, 2)->spool_end);
+    CHECK(cloexec);
     if (access("/var/tmp", W_OK) == 0) {
         CHECK(strncmp(path, "/var/tmp/mgtlm-spool-", 21) == 0);
     }
@@ -636,7 +640,7 @@ static void test_spool_budget(void)
         CHECK(!trace_scan_spool(s, 1, 0, &at, &end));
         CHECK(!trace_scan_spool(s, 2, 0, &at, &end));
         CHECK_EQ_U64(trace_scan_kernel(s, 1)->ctas, 40);
-        CHECK_EQ_U64(spool_file(path, sizeof path), start);
+        CHECK_EQ_U64(spool_file(path, sizeof path, &cloexec), start);
         trace_scan_put(s);
     }
     /* a memory file system gets no spool */
@@ -649,7 +653,7 @@ static void test_spool_budget(void)
         if (s) {
             uint64_t at, end;
             CHECK(!trace_scan_spool(s, 0, 0, &at, &end));
-            CHECK(spool_file(path, sizeof path) == UINT64_MAX);
+            CHECK(spool_file(path, sizeof path, &cloexec) == UINT64_MAX);
             trace_scan_put(s);
         }
     } else {
@@ -662,6 +666,7 @@ static void test_spool_budget(void)
 
 int main(void)
 {
+    unsetenv("TMPDIR"); /* the spool tests name the temporary folder themselves */
     RUN(test_counts);
     RUN(test_expect);
     RUN(test_index_size_and_counts_only);

@@ -1,6 +1,6 @@
 /* Statistics registry tests: registration order, duplicates, histograms, per-port
  * counter arrays, error counters, reading back (stats_at), overwriting (stats_set_at),
- * JSON. */
+ * JSON, and the JSON of the statistics the host decides apart from the others. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,35 @@
 static const StatDef test_count = {.kind = STAT_COUNTER, .unit = "", .doc = "n"};
 static const StatDef test_error = {
     .kind = STAT_COUNTER, .unit = "", .doc = "e", .is_error = true};
+
+static const StatDef test_host = {
+    .kind = STAT_COUNTER, .unit = "", .doc = "h", .host = true};
+
+/* A statistic the host decides is in stats_json_where(s, true) alone, the others in
+ * stats_json_where(s, false), each in registration order; stats_json has all. */
+static void test_host_json(void)
+{
+    Stats *s = stats_new();
+    uint64_t *a = stats_counter(s, "gpu0.disp", "ctas", &test_count);
+    uint64_t *b = stats_counter(s, "gpu0.disp", "ctas_spooled", &test_host);
+    uint64_t *c = stats_counter(s, "gpu1.disp", "ctas", &test_count);
+    CHECK(a && b && c);
+    *a = 3;
+    *b = 2;
+    *c = 5;
+    json_t *all = stats_json(s);
+    CHECK_EQ_U64(json_object_size(all), 3);
+    json_decref(all);
+    json_t *in = stats_json_where(s, false), *host = stats_json_where(s, true);
+    char *t_in = json_dumps(in, JSON_COMPACT), *t_host = json_dumps(host, JSON_COMPACT);
+    CHECK_STR(t_in, "{\"gpu0.disp.ctas\":3,\"gpu1.disp.ctas\":5}");
+    CHECK_STR(t_host, "{\"gpu0.disp.ctas_spooled\":2}");
+    free(t_in);
+    free(t_host);
+    json_decref(in);
+    json_decref(host);
+    stats_free(s);
+}
 
 static void test_registry(void)
 {
@@ -142,5 +171,6 @@ int main(void)
     RUN(test_set_at);
     RUN(test_arrays_and_errors);
     RUN(test_many);
+    RUN(test_host_json);
     return harness_report();
 }
