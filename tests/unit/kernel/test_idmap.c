@@ -192,6 +192,46 @@ static void test_remove_at_home(void)
     idmap_destroy(&m);
 }
 
+/* The end of the table (ordered, 16 slots): 15, 31 and 47 all have home 15 and wrap
+ * to slots 0 and 1; 16 (home 0) finds slots 0 and 1 held by keys further from home
+ * and goes to slot 2. Removing 15 shifts the three back across the wrap, one slot
+ * each: 31 home, 47 and 16 one slot away. */
+static void test_wrap(void)
+{
+    IdMap m;
+    idmap_init_ordered(&m);
+    const uint64_t keys[] = {15, 31, 47, 16};
+    for (size_t i = 0; i < 4; i++) {
+        CHECK(idmap_insert(&m, keys[i], keys[i] * 10));
+    }
+    CHECK_EQ_U64(m.cap, 16);
+    const struct {
+        size_t slot;
+        uint64_t key, dist;
+    } before[] = {{15, 15, 1}, {0, 31, 2}, {1, 47, 3}, {2, 16, 3}},
+      after[] = {{15, 31, 1}, {0, 47, 2}, {1, 16, 2}, {2, 0, 0}};
+    for (size_t i = 0; i < 4; i++) {
+        CHECK_EQ_U64(m.slots[before[i].slot].key, before[i].key);
+        CHECK_EQ_U64(m.slots[before[i].slot].dist, before[i].dist);
+    }
+    test_robin_hood(&m);
+    uint64_t v = 0;
+    CHECK(idmap_remove(&m, 15, &v));
+    CHECK_EQ_U64(v, 150);
+    for (size_t i = 0; i < 4; i++) {
+        CHECK_EQ_U64(m.slots[after[i].slot].dist, after[i].dist);
+        if (after[i].dist) {
+            CHECK_EQ_U64(m.slots[after[i].slot].key, after[i].key);
+        }
+    }
+    for (size_t i = 1; i < 4; i++) {
+        CHECK(idmap_get(&m, keys[i], &v) && v == keys[i] * 10);
+    }
+    CHECK(!idmap_get(&m, 15, NULL));
+    test_robin_hood(&m);
+    idmap_destroy(&m);
+}
+
 static void test_growth(void)
 {
     IdMap m;
@@ -275,6 +315,7 @@ static void test_iteration(void)
 int main(void)
 {
     RUN(test_basic);
+    RUN(test_wrap);
     RUN(test_random_mixed);
     RUN(test_random_ordered);
     RUN(test_ordered_layout);
