@@ -2,7 +2,8 @@
  * capacities, deletion (backward shift) against a plain array reference, and
  * iteration: every entry once, in an order fixed by the insert/remove sequence; the
  * same for ordered maps, whose keys sit at their value modulo the size (keys on a
- * stride of 16 collide there, so probing and backward shift get long runs). */
+ * stride of 16 collide there, so probing and backward shift get long runs); the
+ * Robin Hood layout by hand, at home and across the end of the table. */
 #include "kernel/idmap.h"
 
 #include <stdlib.h>
