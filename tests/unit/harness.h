@@ -57,6 +57,19 @@ static int harness_failed_tests;
         }                                                                                \
     } while (0)
 
+/* Writes text into the file name of folder dir (a check fails when it cannot). */
+static inline void harness_write(const char *dir, const char *name, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
 static inline int harness_report(void)
 {
     printf("%d passed, %d failed\n", harness_passed_tests, harness_failed_tests);

@@ -11,18 +11,6 @@
 
 static char dir[] = "/tmp/test_ladm_hints_XXXXXX";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[300];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 static void write_kernel(const char *name, const char *grid)
 {
     char text[600];
@@ -33,7 +21,7 @@ static void write_kernel(const char *name, const char *grid)
              "-local mem base_addr = 0x7f4c02000000\n"
              "-accelsim tracer version = 4\n\n",
              grid);
-    write_file(name, text);
+    harness_write(dir, name, text);
 }
 
 /* Loads the hints file holding text (NULL: none) into hints; the result. */
@@ -43,7 +31,7 @@ static bool load(const char *text, LadmClass hints[2], SimError *err)
     snprintf(path, sizeof path, "%s/" LADM_HINTS_FILE, dir);
     unlink(path);
     if (text) {
-        write_file(LADM_HINTS_FILE, text);
+        harness_write(dir, LADM_HINTS_FILE, text);
     }
     CoreKernels ks;
     CHECK(core_kernels_load(dir, &ks, err));
@@ -107,8 +95,9 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    write_file("kernelslist.g", "MemcpyHtoD,0x7f4a00000000,4096\nkernel-1.traceg\n"
-                                "kernel-2.traceg\n");
+    harness_write(dir, "kernelslist.g",
+                  "MemcpyHtoD,0x7f4a00000000,4096\nkernel-1.traceg\n"
+                  "kernel-2.traceg\n");
     write_kernel("kernel-1.traceg", "(8,1,1)");
     write_kernel("kernel-2.traceg", "(2,4,1)");
     RUN(test_hints);

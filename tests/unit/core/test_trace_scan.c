@@ -234,23 +234,23 @@ static void test_threads(void)
     }
 }
 
+/* The header of a kernel of one block of one warp (7 lines). */
+#define ONE_BLOCK_HEADER                                                                 \
+    "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"               \
+    "-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"                         \
+    "-accelsim tracer version = 4\n"
+
 static void test_malformed(void)
 {
     char dir[] = "/tmp/test_trace_scan_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char path[64], want[128];
-    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
-    FILE *f = fopen(path, "w");
-    fputs("kernel-1.traceg\n", f);
-    fclose(f);
+    harness_write(dir, "kernelslist.g", "kernel-1.traceg\n");
+    harness_write(dir, "kernel-1.traceg",
+                  ONE_BLOCK_HEADER
+                  "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+                  "insts = 1\n0000 00000001 0 STG.E 2 R2 R3 4 0 zz\n#END_TB\n");
     snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-    f = fopen(path, "w");
-    fputs("-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
-          "-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"
-          "-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
-          "insts = 1\n0000 00000001 0 STG.E 2 R2 R3 4 0 zz\n#END_TB\n",
-          f);
-    fclose(f);
     SimError err;
     CHECK(trace_scan_get(dir, false, &err) == NULL);
     snprintf(want, sizeof want, "%s:12: ", path);
@@ -578,19 +578,11 @@ static uint64_t spool_file(char *path, size_t cap, bool *cloexec)
 static void spool_kernels(const char *dir)
 {
     seek_trace(dir, 40, false, false);
-    char path[96];
-    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
-    FILE *f = fopen(path, "w");
-    fputs("kernel-1.traceg\nkernel-1.traceg\nkernel-2.traceg\n", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/kernel-2.traceg", dir);
-    f = fopen(path, "w");
-    fputs("-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
-          "-shmem base_addr = 0x1000\n-local mem base_addr = 0x2000\n"
-          "-accelsim tracer version = 4\n\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
-          "insts = 1\n0040 ffffffff 0 EXIT 0 0\n#END_TB\n",
-          f);
-    fclose(f);
+    harness_write(dir, "kernelslist.g",
+                  "kernel-1.traceg\nkernel-1.traceg\nkernel-2.traceg\n");
+    harness_write(dir, "kernel-2.traceg",
+                  ONE_BLOCK_HEADER "\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+                                   "insts = 1\n0040 ffffffff 0 EXIT 0 0\n#END_TB\n");
 }
 
 static void test_spool_budget(void)
