@@ -15,6 +15,11 @@
  *   path (a table for the hexadecimal digits, a compare with constants for overflow).
  * - A block has 1 to 1024 threads (CUDA's limit) and every grid dimension is at least
  *   1; a kernel name longer than 255 bytes is refused rather than truncated.
+ * - A grid is at most (2^31 - 1, 65535, 65535), CUDA's launch limits (a launch past
+ *   them fails, so no tracer writes one): its CTA count is then below 2^63, so it
+ *   never wraps in 64 bits, fits a signed 64-bit JSON integer, and every CTA index of
+ *   it is one the CTA maps can place (a grid of 2^30 x 2^30 x 16 wrapped to 0 CTAs,
+ *   and LADM's placement then divided by zero).
  * - nregs is 0 to 255 (ATS_NREGS_MAX: a SASS thread has at most 255 registers, R255
  *   being RZ), so no header gives the occupancy a register count no GPU has.
  * - A key the reader uses may appear once: a second one is refused rather than
@@ -46,8 +51,8 @@ bool ats_parse_i64(const char *s, int64_t *v)
     return end && *end == '\0';
 }
 
-/* "(x,y,z)", each a decimal number of 1 to 2^31 - 1. */
-static bool header_dim(const char *s, uint32_t d[3])
+/* "(x,y,z)", each a decimal number of 1 to max[i]. */
+static bool header_dim(const char *s, const uint32_t max[3], uint32_t d[3])
 {
     if (*s++ != '(') {
         return false;
@@ -59,7 +64,7 @@ static bool header_dim(const char *s, uint32_t d[3])
         char *end;
         errno = 0;
         unsigned long long v = strtoull(s, &end, 10);
-        if (errno != 0 || v < 1 || v > INT32_MAX || *end != (i < 2 ? ',' : ')')) {
+        if (errno != 0 || v < 1 || v > max[i] || *end != (i < 2 ? ',' : ')')) {
             return false;
         }
         d[i] = (uint32_t)v;
@@ -108,6 +113,8 @@ static unsigned header_key_bit(const char *line, size_t klen)
 bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWhere at,
                      SimError *err)
 {
+    static const uint32_t grid_max[3] = {INT32_MAX, 65535, 65535};
+    static const uint32_t block_max[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
     const char *eq = strstr(line, " = ");
     if (!eq) {
         return sim_error_set(err, "%s:%" PRIu64 ": expected -key = value", at.file,
@@ -134,10 +141,16 @@ bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWher
         ok = header_u32(val, &k->id);
         break;
     case ATS_HDR_GRID:
-        ok = header_dim(val, k->grid);
+        ok = header_dim(val, grid_max, k->grid);
+        if (!ok) {
+            return sim_error_set(err,
+                                 "%s:%" PRIu64 ": bad value \"%s\" for -grid dim (x 1 to "
+                                 "2147483647, y and z 1 to 65535: CUDA's limits)",
+                                 at.file, at.line, val);
+        }
         break;
     case ATS_HDR_BLOCK:
-        ok = header_dim(val, k->block) &&
+        ok = header_dim(val, block_max, k->block) &&
              (uint64_t)k->block[0] * k->block[1] * k->block[2] <= 1024;
         break;
     case ATS_HDR_SHMEM:

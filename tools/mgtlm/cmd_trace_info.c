@@ -10,7 +10,9 @@
  * what trace-info prints and the reference checks is what the sm and the dispatcher
  * see. The scan reads the whole trace before anything is printed, so a malformed trace
  * prints nothing but its error.
- * Errors (a malformed line, a missing file, a bad option): one line on stderr, exit 2. */
+ * Errors (a malformed line, a missing file, a bad option, and with --json a folder,
+ * file or kernel name that is not UTF-8, which JSON cannot hold): one line on stderr,
+ * exit 2. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -102,6 +104,34 @@ static void ti_kernel_text(const TraceKernel *t)
     printf("  unknown opcodes (counted as int): %" PRIu64 "\n", t->unknown);
 }
 
+/* True if s is valid UTF-8 (what jansson's strings take), else false with err naming
+ * it as what. */
+static bool ti_utf8(const char *where, const char *what, const char *s, SimError *err)
+{
+    json_t *j = json_string(s);
+    json_decref(j);
+    return j != NULL || sim_error_set(err,
+                                      "%s: %s \"%s\" is not valid UTF-8, which JSON "
+                                      "cannot hold (trace-info without --json prints it)",
+                                      where, what, s);
+}
+
+/* True if every text the JSON document of s holds is valid UTF-8. */
+static bool ti_json_texts(const char *dir, const TraceScan *s, SimError *err)
+{
+    if (!ti_utf8(dir, "the trace folder", dir, err)) {
+        return false;
+    }
+    for (size_t k = 0; k < trace_scan_kernels(s); k++) {
+        const TraceKernel *t = trace_scan_kernel(s, k);
+        if (!ti_utf8(t->path, "the file name", t->name, err) ||
+            !ti_utf8(t->path, "the kernel name", t->info.name, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Prints the scan of dir: text, or one JSON document. */
 static void ti_print(const char *dir, const TraceScan *s, bool json)
 {
@@ -146,6 +176,11 @@ int cmd_trace_info(Registry *r, int argc, char **argv)
     TraceScan *s = parsed == CLI_END ? trace_scan_counts(dir, &err) : NULL;
     if (!s) {
         fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
+    if (json && !ti_json_texts(dir, s, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        trace_scan_free(s);
         return 2;
     }
     ti_print(dir, s, json);

@@ -318,6 +318,36 @@ static void test_bad_line(void)
                      "missing stride");
 }
 
+/* Grid dims within CUDA's launch limits: x to 2^31 - 1, y and z to 65535, so the
+ * largest grid has (2^31 - 1) * 65535^2 < 2^63 CTAs; one more in any dimension, or a
+ * grid whose product wraps 64 bits (2^30 * 2^30 * 16), is refused with its line. */
+static void test_grid_limits(void)
+{
+    const char *ok[] = {"(2147483647,65535,65535)", "(1,1,1)"};
+    const char *bad[] = {"(2147483648,1,1)", "(1,65536,1)", "(1,1,65536)",
+                         "(1073741824,1073741824,16)", "(1,0,1)"};
+    char line[80];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0] + sizeof bad / sizeof bad[0]; i++) {
+        bool good = i < sizeof ok / sizeof ok[0];
+        const char *dim = good ? ok[i] : bad[i - sizeof ok / sizeof ok[0]];
+        snprintf(line, sizeof line, "grid dim = %s", dim);
+        AtsKernelInfo k = {0};
+        unsigned seen = 0;
+        SimError err = {0};
+        CHECK(ats_header_line(line, &k, &seen, (AtsWhere){"k.traceg", 3}, &err) == good);
+        if (good) {
+            CHECK((uint64_t)k.grid[0] * k.grid[1] * k.grid[2] < (uint64_t)1 << 63);
+        } else {
+            char want[200];
+            snprintf(want, sizeof want,
+                     "k.traceg:3: bad value \"%s\" for -grid dim (x 1 to 2147483647, "
+                     "y and z 1 to 65535: CUDA's limits)",
+                     dim);
+            CHECK_STR(err.msg, want);
+        }
+    }
+}
+
 /* Mode 2 deltas at the ends of the address space: the last address reached exactly,
  * INT64_MIN back to 0, and one byte past the end refused (the reader adds deltas
  * without a wider type, accelsim_inst.c). */
@@ -756,6 +786,7 @@ int main(void)
     RUN(test_read_gz);
     RUN(test_list_gz);
     RUN(test_bad_line);
+    RUN(test_grid_limits);
     RUN(test_delta_edges);
     RUN(test_delta_forms);
     RUN(test_digit_runs);
