@@ -34,10 +34,11 @@
  *   (they leave before any later request). A malformed or unexpected control message
  *   is answered with status generic_error and counted in ctl_errors.
  * - busy_ps counts time with at least one resident CTA.
- * - With the run's scan (the data check on, the default), a kernel whose CTA does not
- *   fit an empty SM of these parameters is refused at load, naming the kernel file
- *   and the resource (exit 2): no SM could ever run it. Without the scan the
- *   dispatcher learns it at the launch and counts fit_errors (a model error). A
+ * - With the run's scan (every trace-driven run, sm_check.c), a kernel whose CTA does
+ *   not fit an empty SM of these parameters is refused at load, naming the kernel file
+ *   and the resource (exit 2): no SM could ever run it. An sm without a scan (a
+ *   testbench's) lets the dispatcher learn it at the launch, counting fit_errors (a
+ *   model error). A
  *   kernel file whose thread blocks are not listed once each in increasing index
  *   (TraceDisorder, trace_scan.h) is refused at load the same way: it is valid for
  *   Accel-Sim, which keeps each block's id, but the dispatchers read a file once, in
@@ -142,9 +143,9 @@ static const ParamDef sm_params[] = {
      .offset = offsetof(Sm, spool),
      .type = PT_BOOL,
      .def = "true",
-     .doc = "with check: the check's scan writes every block's cta message to a "
+     .doc = "the run's scan of the trace writes every block's cta message to a "
             "temporary file that the dispatchers read instead of the trace's text (one "
-            "scan per run: every sm with check must have the same value)"},
+            "scan per run: every sm must have the same value)"},
     {.key = "flush",
      .offset = offsetof(Sm, flush),
      .type = PT_ENUM,

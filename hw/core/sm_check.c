@@ -6,10 +6,17 @@
  * Decisions:
  * - On only when the run has a trace (the scan, trace_scan.h, comes from it) and the
  *   parameter `check` is true; an sm driven without a trace (unit tests, testbenches)
- *   checks nothing. The first sm to get the scan builds it, with a spool of the
- *   blocks' messages for the dispatchers when its parameter `spool` is true; an sm
- *   whose `spool` differs from that first one's fails to realize (the scan is one
- *   per process, so a value that could not be honoured is an error, not ignored).
+ *   checks nothing. The scan itself is taken in every trace-driven run, check or not:
+ *   it reads the whole trace before the run, so a malformed line, a block listed
+ *   twice or a CTA that fits no SM is refused at load (one line, exit 2) however the
+ *   check is set, and the dispatchers read the spool and the seek points it makes.
+ *   `check` false leaves out the keeping and comparing of reads only (stop 36; before,
+ *   it left out the scan too, and such traces failed mid-run, or a duplicate block
+ *   was dropped without a word). The first sm to get the scan builds it, with a
+ *   spool of the blocks' messages for the dispatchers when its parameter `spool` is
+ *   true; an sm whose `spool` differs from that first one's fails to realize (the
+ *   scan is one per process, so a value that could not be honoured is an error, not
+ *   ignored).
  * - A read of one run (a piece: no threads) is kept as its address and length in the
  *   map's value, not as a reference to its transaction: the transaction goes back to
  *   the pool when the memory system is done with it (and crosses a cut wire without
@@ -26,7 +33,7 @@
 bool sm_check_start(Sm *s, SimError *err)
 {
     const char *trace = s->base.plat ? s->base.plat->trace : NULL;
-    if (!s->check || !trace || !*trace) {
+    if (!trace || !*trace) {
         return true;
     }
     s->scan = trace_scan_get(trace, s->spool, err);
@@ -43,9 +50,15 @@ bool sm_check_start(Sm *s, SimError *err)
     return s->scan != NULL;
 }
 
+/* True when the sm checks its reads: a trace-driven run with the parameter check. */
+static bool sm_checking(const Sm *s)
+{
+    return s->check && s->scan;
+}
+
 void sm_check_translated(Sm *s, uint64_t key, uint64_t paddr)
 {
-    if (s->scan) {
+    if (sm_checking(s)) {
         (void)idmap_remove(&s->rpages, paddr >> s->page_shift, NULL);
         idmap_insert(&s->rpages, paddr >> s->page_shift, key >> 1 << s->page_shift);
     }
@@ -58,7 +71,7 @@ void sm_check_translated(Sm *s, uint64_t key, uint64_t paddr)
 
 void sm_check_sent(Sm *s, Txn *t)
 {
-    if (!s->scan || t->cmd != TXN_READ) {
+    if (!sm_checking(s) || t->cmd != TXN_READ) {
         return;
     }
     uint64_t v;
@@ -88,7 +101,7 @@ static uint32_t sm_check_run(Sm *s, uint64_t paddr, const uint8_t *data,
 void sm_check_resp(Sm *s, const Txn *resp)
 {
     uint64_t v;
-    if (!s->scan || !idmap_remove(&s->checks, resp->id, &v)) {
+    if (!sm_checking(s) || !idmap_remove(&s->checks, resp->id, &v)) {
         return;
     }
     bool packed = v & 1;
