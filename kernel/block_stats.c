@@ -29,6 +29,9 @@ static const char *block_stat_row_fault(const StatDef *d)
     if (d->is_error && (d->store != STAT_STORE_U64 || d->kind != STAT_COUNTER)) {
         return "is an error that is not a plain counter";
     }
+    if (d->is_error && d->host) {
+        return "is an error the host decides (a model error must follow from the input)";
+    }
     return NULL;
 }
 

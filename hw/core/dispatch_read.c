@@ -7,20 +7,22 @@
  *   SMs'), in the reader (ats_reader_view), interns its instructions when it reads it
  *   (core_cta_plan: the message's size) and encodes it straight into the cta message
  *   when it gives it. Reading stops once the GPU's last CTA is read.
- * - When the run holds the trace's scan (the sms' data check, trace_scan_held), every
- *   line has been read in full without error before the run, so the dispatcher reads
- *   its CTAs trusted (ats_reader_trust): of the instructions that do not leave the SM
- *   only what the SM uses (class, mask, registers), not their addresses (most of the
- *   parse: GEMM's LDS lines carry 32 each); the cta messages are byte for byte the
- *   same. Without the scan (`check` false) every line is read in full here.
+ * - When the run holds the trace's scan (the sms take it in every trace-driven run,
+ *   trace_scan_held), every line has been read in full without error before the run,
+ *   so the dispatcher reads its CTAs trusted (ats_reader_trust): of the instructions
+ *   that do not leave the SM only what the SM uses (class, mask, registers), not their
+ *   addresses (most of the parse: GEMM's LDS lines carry 32 each); the cta messages
+ *   are byte for byte the same. Without the scan (a dispatcher driven alone, as the
+ *   unit tests do) every line is read in full here.
  * - Better still, with the scan held the dispatcher reads no text: the scan wrote
  *   every block's message to its spool (trace_spool.h), and the dispatcher passes
  *   over the records from its seek point's (trace_scan_spool), reads the header of
  *   each, skips other GPUs' by their length and copies its own into the cta message.
  *   The same rules of order, absence and errors apply; a record that cannot be read
  *   is a trace error that ends the kernel's file. A kernel the scan did not spool (the
- *   sms' `spool` false, no temporary file, a failed write, or a message past 4 GiB:
- *   trace_scan_spool) is read as text as above; the messages are the same bytes
+ *   sms' `spool` false, no temporary file, or a record of it or of an earlier kernel
+ *   that could not be written: past the spool's budget, a message past 4 GiB, a failed
+ *   write; trace_scan_spool) is read as text as above; the messages are the same bytes
  *   either way, and ctas_spooled counts the CTAs given from the spool.
  * - Files list CTAs in index order, and may leave some out: Accel-Sim's
  *   post-processor writes thread blocks by index (x fastest) and skips those that
@@ -34,9 +36,9 @@
  *   grid) counts in trace_errors (a model error; the first message
  *   per kernel goes to stderr) and is not run; a read error ends the kernel's file.
  *   Buffering CTAs to reorder them was rejected: a file in reverse order would make
- *   the dispatcher hold the whole grid. With the run's scan (the data check, on by
- *   default) the sm refuses a file out of order at load (sm.c); this count is for
- *   runs without it, which do not see a block out of order after their GPU's last
+ *   the dispatcher hold the whole grid. In a run the sms hold the scan and refuse a
+ *   file out of order at load (sm.c); this count is for a dispatcher without it
+ *   (driven alone), which does not see a block out of order after its GPU's last
  *   CTA.
  * - Other GPUs' CTAs are passed over without parsing their instructions
  *   (ats_reader_skip). With the scan held and a plain (not .gz) file in index order,

@@ -42,9 +42,9 @@ bool sm_check_start(Sm *s, SimError *err)
         s->scan = NULL;
         return sim_error_set(
             err,
-            "%s: spool is %s, but an sm before it built the trace's scan "
-            "with spool %s: the sms share one scan, so give every sm the "
-            "same spool",
+            "%s: spool is %s, but an sm realized before it has spool %s and "
+            "built the trace's scan: the sms share one scan, so give every "
+            "sm the same spool",
             s->base.name, s->spool ? "true" : "false", s->spool ? "false" : "true");
     }
     return s->scan != NULL;

@@ -107,9 +107,10 @@ typedef struct Sm {
     uint64_t posted_gpus;
     uint64_t posted_last[64];
     bool flushed;
-    /* data check (sm_check.c): the scan (borrowed until sm_check_stop, NULL = off),
-     * physical page -> virtual page, read id -> the read's packed address and length,
-     * or the read itself (an owned reference: a wavefront) */
+    /* data check (sm_check.c): the run's scan (borrowed until sm_check_stop; NULL
+     * without a trace; the check is on with it and `check`, sm_checking), physical
+     * page -> virtual page, read id -> the read's packed address and length, or the
+     * read itself (an owned reference: a wavefront) */
     const TraceScan *scan;
     IdMap rpages;
     IdMap checks;

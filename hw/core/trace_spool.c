@@ -2,6 +2,7 @@
  * for every block; records are appended with pwrite at the spool's own end, so a
  * failed write leaves the records before it whole, and a stop cuts the file back
  * (ftruncate) to the first record dropped. */
+#define _GNU_SOURCE /* mkostemp */
 #include "hw/core/trace_spool.h"
 
 #include <errno.h>
@@ -36,13 +37,13 @@ static int spool_file(const char *dir)
     if (n < 0 || (size_t)n >= sizeof path) {
         return -1;
     }
-    int fd = mkstemp(path);
+    int fd = mkostemp(path, O_CLOEXEC);
     if (fd < 0) {
         return -1;
     }
     struct statfs fs;
-    if (unlink(path) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
-        fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+    if (unlink(path) != 0 || fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC ||
+        fs.f_type == RAMFS_MAGIC) {
         close(fd);
         return -1;
     }
@@ -59,11 +60,10 @@ uint64_t trace_spool_budget(uint64_t avail, uint64_t block, uint64_t limit)
 TraceSpool *trace_spool_new(void)
 {
     const char *tmp = getenv("TMPDIR");
-    int fd;
-    if (tmp && *tmp) {
-        fd = spool_file(tmp);
-    } else if ((fd = spool_file("/var/tmp")) < 0) {
-        fd = spool_file("/tmp");
+    const char *dirs[] = {tmp && *tmp ? tmp : NULL, "/var/tmp", "/tmp"};
+    int fd = -1;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && fd < 0; i++) {
+        fd = dirs[i] ? spool_file(dirs[i]) : -1;
     }
     if (fd < 0) {
         return NULL;

@@ -9,18 +9,21 @@
  * threads share one spool.
  *
  * Decisions:
- * - The file is made in $TMPDIR when it is set, else in /var/tmp, else in /tmp, and
- *   unlinked at once: nothing is left behind by a run that ends in any way. /var/tmp
- *   comes before /tmp because it is the folder for large temporary files and stays on
- *   disk where /tmp is a memory file system (Debian 13's default).
+ * - The file is made in the first of $TMPDIR (when set), /var/tmp and /tmp where one
+ *   can be made on a disk, closed on exec and unlinked at once: nothing is left behind
+ *   by a run that ends in any way. A folder on a memory file system (tmpfs, ramfs) is
+ *   passed over, since there the messages would take host memory that grows with the
+ *   trace: /tmp is one on Debian 13, and so is the $TMPDIR pam_tmpdir sets there.
+ *   /var/tmp, the folder for large temporary files, stays on disk.
  * - Memory stays that of one block; the disk holds the messages (a GEMM of 2.04 M
- *   warp instructions: 30 MB). A folder on a memory file system (tmpfs, ramfs) gets
- *   no spool, since there the messages would take host memory that grows with the
- *   trace.
+ *   warp instructions: 30 MB).
  * - The spool takes at most half the space its file system had free when it was made
  *   (trace_spool_budget), and stays below the process's file size limit
  *   (RLIMIT_FSIZE; a write past it would raise SIGXFSZ, which ends the process), so
- *   a long trace never fills the disk other programs write to.
+ *   one run's trace never fills the disk other programs write to. The budget is the
+ *   process's: runs side by side (a sweep's, MPI ranks on one machine) each take
+ *   theirs from what was free when they began; a write that then finds the disk full
+ *   stops the spool like any other (below).
  * - A spool that cannot be made is not an error: the run reads the text as it did
  *   without one (trace_spool_new NULL). Nor is a record that cannot be written (past
  *   the budget, a message over 4 GiB, a failed write): trace_spool_put fails, and the

@@ -21,14 +21,16 @@
    hash fill) count data errors, and the run fails.
 6. The same run twice gives byte-identical stats apart from the `host` object.
 7. The dispatchers' spool: with it (the default: every CTA comes from it), with the
-   sms' `spool` false and with no spool to be had (TMPDIR names no folder; both: no
-   CTA comes from it, the text is parsed again), runs give byte-identical stats
+   sms' `spool` false (no CTA comes from it, the text is parsed again) and with
+   TMPDIR naming no folder (passed over for /var/tmp or /tmp), runs give
+   byte-identical stats
    apart from the `host` object (where the count of CTAs from the spool is, since
    the host decides it) and the --set values they were given, on both tracegen
    traces and a gzip-compressed copy of SpMV,
    with contiguous, round-robin (which passes over other GPUs' records) and LADM
-   CTAs; the CSV has the count among its host rows; sms that disagree on `spool`
-   fail to load (exit 2).
+   CTAs; a spool stopped part way by a file size limit gives some CTAs from the
+   spool and the rest from the text, with the same stats; the CSV has the count
+   among its host rows; sms that disagree on `spool` fail to load (exit 2).
 
 usage: test_trace_runs.py MGTLM SOURCE_ROOT
 """
@@ -37,6 +39,7 @@ import glob
 import gzip
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -231,7 +234,8 @@ def spool(mgtlm, root, tmp, traces):
                     # ctas_spooled is the host's: in the host object, not in stats
                     spooled = total(doc["host"].get("stats", {}), ".disp", "ctas_spooled")
                     ctas = total(doc["stats"], ".disp", "ctas")
-                    want = ctas if label == "spool" else 0
+                    # a TMPDIR naming no folder is passed over for /var/tmp or /tmp
+                    want = 0 if label == "text" else ctas
                     check(ctas > 0 and spooled == want, "%s (%s): %d of %d CTAs from the "
                           "spool, want %d" % (what, label, spooled, ctas, want))
                     check(not any(k.endswith(".ctas_spooled") for k in doc["stats"]),
@@ -241,6 +245,33 @@ def spool(mgtlm, root, tmp, traces):
                     docs.append(json.dumps(doc, sort_keys=True))
                 check(len(docs) == 3 and docs[0] == docs[1] == docs[2],
                       what + ": the stats differ with and without the spool")
+    # a spool stopped part way: a file size limit (200 KiB) above the stats file (60
+    # KB) and the producer's records, below both kernels' (262 KB): the producer's
+    # CTAs from the spool, the consumer's from the text, the same stats
+    plat = os.path.join(root, "platforms", "gpu4-baseline.json")
+    docs = []
+    for limit in (None, 200 * 1024):
+        stats = os.path.join(tmp, "s.json")
+        proc = subprocess.run(
+            [mgtlm, "run", plat, "--quiet", "--trace", folders[0], "--stats", stats],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=(lambda: resource.setrlimit(
+                resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY)))
+            if limit else None)
+        check(proc.returncode == 0, "partial spool (limit %s): exit %d: %s" % (
+            limit, proc.returncode, proc.stderr[:200]))
+        if proc.returncode != 0:
+            return
+        with open(stats) as f:
+            doc = json.load(f)
+        spooled = total(doc["host"]["stats"], ".disp", "ctas_spooled")
+        ctas = total(doc["stats"], ".disp", "ctas")
+        check(0 < spooled < ctas if limit else spooled == ctas,
+              "partial spool (limit %s): %d of %d CTAs from the spool" % (
+                  limit, spooled, ctas))
+        doc.pop("host", None)
+        docs.append(json.dumps(doc, sort_keys=True))
+    check(docs[0] == docs[1], "partial spool: the stats differ from the whole spool's")
     # one scan per run: an sm whose spool differs from the first sm's is a load error
     proc = subprocess.run(
         [mgtlm, "run", os.path.join(root, "platforms", "gpu4-baseline.json"), "--quiet",

@@ -257,8 +257,9 @@ static json_t *statdef_json(const Block *b, const StatDef *d)
                      b->type->name);
 }
 
-/* {"<instance>.<stat>": statdef_json} for every stat of every block, named as in
- * /api/stats (a per-port stat once per port: "<instance>.<port><suffix>"). */
+/* {"<instance>.<stat>": statdef_json} for every stat of every block that /api/stats
+ * answers (not those the host decides, StatDef.host), named as there (a per-port
+ * stat once per port: "<instance>.<port><suffix>"). */
 static json_t *statdefs_json(const Platform *p)
 {
     json_t *o = json_object();
@@ -267,6 +268,9 @@ static json_t *statdefs_json(const Platform *p)
         const Block *b = p->blocks[i];
         for (size_t k = 0; k < b->type->nstat_defs; k++) {
             const StatDef *d = &b->type->stat_defs[k];
+            if (d->host) {
+                continue;
+            }
             if (d->store != STAT_STORE_PORTS) {
                 snprintf(name, sizeof name, "%s.%s", b->name, d->name);
                 json_object_set_new(o, name, statdef_json(b, d));

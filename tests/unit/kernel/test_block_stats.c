@@ -150,6 +150,10 @@ static void test_bad_rows(void)
     static const StatDef error_gauge[] = {
         STAT(Fake, hits, "x_errors", STAT_GAUGE, "", "e", .is_error = true),
     };
+    static const StatDef host_error[] = {
+        STAT(Fake, errors, "route_errors", STAT_COUNTER, "", "e", .is_error = true,
+             .host = true),
+    };
     BlockType t = fake_type;
     SimError err;
     t.nstat_defs = 1;
@@ -161,6 +165,10 @@ static void test_bad_rows(void)
     CHECK(!block_type_check_stats(&t, &err));
     t.stat_defs = error_gauge;
     CHECK(!block_type_check_stats(&t, &err));
+    t.stat_defs = host_error;
+    CHECK(!block_type_check_stats(&t, &err));
+    CHECK_STR(err.msg, "block type fake: stat 0 (route_errors) is an error the host "
+                       "decides (a model error must follow from the input)");
 }
 
 static void test_shipped_tables(void)
