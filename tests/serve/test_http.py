@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """mgtlm serve HTTP API: routes, run control, inject, log streaming, error statuses
 (400 naming the field, 404, 405, 413, 503 when every connection slot is busy),
-loopback-only listening, reset, shutdown on SIGTERM. Expected times are plain
+loopback-only listening, reset, shutdown on SIGTERM, and statdefs against stats on a
+trace-driven platform. Expected times are plain
 arithmetic on the requests (e.g. until 2us then for 500ns -> 2.5us = 2500000 ps); the
 read-after-write data is what the test wrote.
 usage: test_http.py MGTLM PLATFORM"""
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -144,6 +146,25 @@ def check_inject_and_logs(c, srv):
     c.check(all(x["port"] == "tb.host.io" for x in lines), "only the globbed port")
 
 
+def check_traced_statdefs(c, mgtlm, platform):
+    """A trace-driven platform: statdefs names exactly the stats of /api/stats, which
+    leaves out those the host decides (the dispatchers' ctas_spooled)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(platform))))
+    srv = Server(mgtlm, [os.path.join(root, "platforms", "gpu4-baseline.json"), "--set",
+                         "trace=" + os.path.join(root, "tests", "cores", "traces",
+                                                 "remote-write")])
+    try:
+        st, r = srv.get("/api/stats")
+        st2, d = srv.get("/api/statdefs")
+        c.check(st == 200 and st2 == 200 and "gpu0.disp.ctas" in r and
+                sorted(d) == sorted(r),
+                "traced: statdefs names every stat of /api/stats and no other: %s" %
+                sorted(set(d) ^ set(r)))
+        c.check("gpu0.disp.ctas_spooled" not in r, "traced: no host stat in /api/stats")
+    finally:
+        srv.stop()
+
+
 def check_limits(c, mgtlm, platform):
     srv = Server(mgtlm, [platform, "--attach", "host=gpu0.mem.in", "--max-conns", "2"])
     try:
@@ -205,6 +226,7 @@ def main():
         rc, log = srv.stop()
     c.check(rc == 0 and "stopped at" in log, "SIGTERM stops the server: %d" % rc)
     check_limits(c, mgtlm, platform)
+    check_traced_statdefs(c, mgtlm, platform)
     return c.report("test_http")
 
 

@@ -245,7 +245,7 @@ static json_t *ports_json(const Platform *p)
     return a;
 }
 
-/* One stat's {"kind", "unit", "type"} (type: the block type). */
+/* One stat's {"kind", "unit", "type"} (type: the block type of b, "" without one). */
 static json_t *statdef_json(const Block *b, const StatDef *d)
 {
     static const char *const kinds[] = {[STAT_COUNTER] = "counter",
@@ -254,33 +254,36 @@ static json_t *statdef_json(const Block *b, const StatDef *d)
                                         [STAT_ENUM] = "enum",
                                         [STAT_HIST] = "histogram"};
     return json_pack("{s:s,s:s,s:s}", "kind", kinds[d->kind], "unit", d->unit, "type",
-                     b->type->name);
+                     b ? b->type->name : "");
 }
 
-/* {"<instance>.<stat>": statdef_json} for every stat of every block that /api/stats
- * answers (not those the host decides, StatDef.host), named as there (a per-port
- * stat once per port: "<instance>.<port><suffix>"). */
+/* The block whose name and a '.' begin the stat name `name` (the longest such), or
+ * NULL: the stats a block registers beyond its table (the host's per kernel,
+ * "host.k0.cycles") have a '.' in their own part. */
+static const Block *stat_owner(const Platform *p, const char *name)
+{
+    const Block *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < p->nblocks; i++) {
+        size_t n = strlen(p->blocks[i]->name);
+        if (n > best_len && strncmp(name, p->blocks[i]->name, n) == 0 && name[n] == '.') {
+            best = p->blocks[i];
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+/* {"<full name>": statdef_json} for every stat /api/stats answers: the registry's, in
+ * its order, but those the host decides (StatDef.host), which the stats file keeps
+ * in its host object. */
 static json_t *statdefs_json(const Platform *p)
 {
     json_t *o = json_object();
-    char name[512];
-    for (size_t i = 0; i < p->nblocks; i++) {
-        const Block *b = p->blocks[i];
-        for (size_t k = 0; k < b->type->nstat_defs; k++) {
-            const StatDef *d = &b->type->stat_defs[k];
-            if (d->host) {
-                continue;
-            }
-            if (d->store != STAT_STORE_PORTS) {
-                snprintf(name, sizeof name, "%s.%s", b->name, d->name);
-                json_object_set_new(o, name, statdef_json(b, d));
-                continue;
-            }
-            for (size_t j = 0; j < b->nports; j++) {
-                snprintf(name, sizeof name, "%s.%s%s", b->name,
-                         b->ports[j].name + strlen(b->name) + 1, d->name);
-                json_object_set_new(o, name, statdef_json(b, d));
-            }
+    for (size_t i = 0; i < stats_count(p->stats); i++) {
+        StatView v = stats_at(p->stats, i);
+        if (!v.def->host) {
+            json_object_set_new(o, v.name, statdef_json(stat_owner(p, v.name), v.def));
         }
     }
     return o;
