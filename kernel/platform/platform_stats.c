@@ -15,9 +15,7 @@
 #include "kernel/csv.h"
 #include "kernel/xalloc.h"
 
-/* The block that registered the stat called full, or NULL; *stat is its own name. */
-static const Block *platform_stats_owner(const Platform *p, const char *full,
-                                         const char **stat)
+const Block *platform_stats_owner(const Platform *p, const char *full, const char **stat)
 {
     const char *dot = strrchr(full, '.');
     char inst[512];

@@ -3,13 +3,14 @@
  * JSON: {"format", "run", "host", "instances", "types", "errors", "stats"}: the run's
  * metadata and the host's (objects given by the caller), each instance's block type,
  * each present type's stat table (kind, unit, doc, error), the names of every stat
- * that is a model error, then the values in registration order (stats_json).
+ * that is a model error, then the values in registration order (stats_json_where).
  * CSV: instance,type,stat,value,unit; first the metadata rows (instance empty, type
  * "run" or "host", nested keys joined by '.'), then one row per value, a histogram
  * giving count, sum, min, max, mean, width and one row per bucket.
- * Everything the host or build decides (host time, version, commit) is in "host" and
- * only there, so two runs of the same input differ in that object (JSON) and in the
- * "host" rows (CSV) alone. */
+ * Everything the host or build decides (host time, version, commit, the statistics
+ * whose StatDef.host is set, as its member "stats") is in "host" and only there, so
+ * two runs of the same input differ in that object (JSON) and in the "host" rows
+ * (CSV) alone. */
 #ifndef MGTLM_PLATFORM_STATS_H
 #define MGTLM_PLATFORM_STATS_H
 
@@ -22,6 +23,11 @@
 
 /* The format name written as "format" (changes when the layout does). */
 #define PLATFORM_STATS_FORMAT "mgtlm-stats-2"
+
+/* The block that registered the stat called full (its instance: the name up to the
+ * last '.'), or NULL; *stat is the stat's own name. The CSV's instance and type
+ * columns and serve's statdefs both come from it. */
+const Block *platform_stats_owner(const Platform *p, const char *full, const char **stat);
 
 /* The JSON document (new reference); run and host are borrowed objects. */
 json_t *platform_stats_json(const Platform *p, json_t *run, json_t *host);

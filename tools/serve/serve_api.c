@@ -17,6 +17,7 @@
 #include "endpoint.h"
 #include "hw/tb/driver_stimulus.h"
 #include "kernel/json_util.h"
+#include "kernel/platform/platform_stats.h"
 #include "kernel/units.h"
 
 json_t *serve_api_error(const char *msg)
@@ -245,7 +246,8 @@ static json_t *ports_json(const Platform *p)
     return a;
 }
 
-/* One stat's {"kind", "unit", "type"} (type: the block type of b, "" without one). */
+/* One stat's {"kind", "unit", "type"} (type: the block type of b, "" without one: the
+ * stats file's type column, platform_stats_owner). */
 static json_t *statdef_json(const Block *b, const StatDef *d)
 {
     static const char *const kinds[] = {[STAT_COUNTER] = "counter",
@@ -257,23 +259,6 @@ static json_t *statdef_json(const Block *b, const StatDef *d)
                      b ? b->type->name : "");
 }
 
-/* The block whose name and a '.' begin the stat name `name` (the longest such), or
- * NULL: the stats a block registers beyond its table (the host's per kernel,
- * "host.k0.cycles") have a '.' in their own part. */
-static const Block *stat_owner(const Platform *p, const char *name)
-{
-    const Block *best = NULL;
-    size_t best_len = 0;
-    for (size_t i = 0; i < p->nblocks; i++) {
-        size_t n = strlen(p->blocks[i]->name);
-        if (n > best_len && strncmp(name, p->blocks[i]->name, n) == 0 && name[n] == '.') {
-            best = p->blocks[i];
-            best_len = n;
-        }
-    }
-    return best;
-}
-
 /* {"<full name>": statdef_json} for every stat /api/stats answers: the registry's, in
  * its order, but those the host decides (StatDef.host), which the stats file keeps
  * in its host object. */
@@ -282,8 +267,10 @@ static json_t *statdefs_json(const Platform *p)
     json_t *o = json_object();
     for (size_t i = 0; i < stats_count(p->stats); i++) {
         StatView v = stats_at(p->stats, i);
+        const char *stat;
         if (!v.def->host) {
-            json_object_set_new(o, v.name, statdef_json(stat_owner(p, v.name), v.def));
+            json_object_set_new(
+                o, v.name, statdef_json(platform_stats_owner(p, v.name, &stat), v.def));
         }
     }
     return o;
