@@ -33,12 +33,10 @@ static inline uint8_t fill_byte(FillKind kind, uint64_t addr)
     return kind == FILL_HASH ? (uint8_t)fill_mix(addr) : 0;
 }
 
+/* The FILL_HASH content of [addr, addr + len) into out (fill.c). */
+void fill_hash_bytes(uint64_t addr, uint8_t *out, size_t len);
+
 /* Writes the initial content of [addr, addr + len) into out. */
-static inline void fill_bytes(FillKind kind, uint64_t addr, uint8_t *out, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        out[i] = fill_byte(kind, addr + i);
-    }
-}
+void fill_bytes(FillKind kind, uint64_t addr, uint8_t *out, size_t len);
 
 #endif

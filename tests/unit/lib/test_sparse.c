@@ -41,6 +41,29 @@ static void test_fill_hash_line_reference(void)
     CHECK(memcmp(got, want, sizeof want) == 0);
 }
 
+/* Every length up to two lines from every start within 16 bytes, byte by byte against
+ * fill_byte: the host's version of fill_hash_bytes (fill.c: four lanes at a time on
+ * hosts with AVX-512) must give each byte of its head, body and tail loops. */
+static void test_fill_hash_lengths(void)
+{
+    uint8_t got[272];
+    size_t wrong = 0;
+    for (uint64_t start = 0; start < 16; start++) {
+        for (size_t len = 0; len <= 256; len++) {
+            uint64_t a = 0x7f4a00200000ULL + start;
+            memset(got, 0xa5, sizeof got);
+            fill_hash_bytes(a, got, len);
+            for (size_t i = 0; i < len; i++) {
+                wrong += got[i] != fill_byte(FILL_HASH, a + i);
+            }
+            for (size_t i = len; i < sizeof got; i++) {
+                wrong += got[i] != 0xa5; /* nothing past the range */
+            }
+        }
+    }
+    CHECK_EQ_U64(wrong, 0);
+}
+
 static void test_untouched_reads_fill(void)
 {
     SparseStore *s = sparse_new(FILL_HASH);
@@ -131,6 +154,7 @@ int main(void)
 {
     RUN(test_fill_hash_reference);
     RUN(test_fill_hash_line_reference);
+    RUN(test_fill_hash_lengths);
     RUN(test_untouched_reads_fill);
     RUN(test_write_read_back);
     RUN(test_byte_enables);
