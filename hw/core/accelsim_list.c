@@ -211,10 +211,11 @@ bool ats_list_load(const char *dir, AtsList *list, SimError *err)
         return sim_error_set(err, "out of memory");
     }
     AtsLines *l = ats_lines_open(path, err);
-    free(path);
     if (!l) {
+        free(path);
         return false;
     }
+    list->file = path;
     bool ok = list_read(dir, l, list, err);
     ats_lines_close(l);
     if (!ok) {
@@ -230,5 +231,6 @@ void ats_list_free(AtsList *list)
         free(list->cmds[i].name);
     }
     free(list->cmds);
+    free(list->file);
     *list = (AtsList){0};
 }

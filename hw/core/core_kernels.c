@@ -1,4 +1,9 @@
-/* The kernel launches and allocations of a trace folder (core_kernels.h). */
+/* The kernel launches and allocations of a trace folder (core_kernels.h).
+ *
+ * Decision: a list without a launch (empty, or allocations only) is refused, naming
+ * the list: such a run would end at once with an execution time of 0 and exit 0, which
+ * hides a truncated recording or a wrong folder. trace-info still describes such a
+ * folder ("0 kernels"). */
 #include "hw/core/core_kernels.h"
 
 #include <stdlib.h>
@@ -45,6 +50,12 @@ bool core_kernels_load(const char *dir, CoreKernels *ks, SimError *err)
         kn->path = memcpy(xmalloc(n), c->path, n);
         kn->ctas = (uint64_t)kn->info.grid[0] * kn->info.grid[1] * kn->info.grid[2];
         ks->nkernels++;
+    }
+    if (ok && ks->nkernels == 0) {
+        ok = sim_error_set(err,
+                           "%s: no kernel launch (a trace-driven run needs at least one "
+                           "kernel-<n>.traceg line)",
+                           list.file);
     }
     ats_list_free(&list);
     if (!ok) {

@@ -39,7 +39,8 @@ typedef struct CoreKernels {
 } CoreKernels;
 
 /* Reads the launches and allocations of trace folder dir into *ks (free it with
- * core_kernels_free). False with the reader's message in err; *ks is then empty. */
+ * core_kernels_free). False with the reader's message in err, or when the list
+ * launches no kernel; *ks is then empty. */
 bool core_kernels_load(const char *dir, CoreKernels *ks, SimError *err);
 void core_kernels_free(CoreKernels *ks);
 

@@ -1,0 +1,3 @@
+MemcpyHtoD,0x7f4a00000000,4096
+
+MemcpyDtoH,0x7f4a00000000,4096
