@@ -1,10 +1,12 @@
 /* The stats file of a built platform (see platform_stats.h).
- * Decisions: a stat's instance is its name up to the last '.' (stat names hold no
- * '.'); a metadata key's unit comes from its suffix ("_ps": ps, "_s": s), the one
- * naming rule the run and host objects follow; CSV fields are quoted (RFC 4180) only
- * when they hold a comma, a quote or a line break; the statistics the host decides
- * (StatDef.host) go into the host object as its member "stats", there only when
- * there is one, so a run of none writes the host object it always did. */
+ * Decisions: a stat's instance is the longest part of its name before a '.' that
+ * names a block instance (the host's per-kernel stats, "host.k0.cycles", are the
+ * host's "k0.cycles"; until stop 37 the CSV said instance "host.k0" with no type),
+ * else its name up to the last '.'; a metadata key's unit comes from its suffix ("_ps":
+ * ps, "_s": s), the one naming rule the run and host objects follow; CSV fields are
+ * quoted (RFC 4180) only when they hold a comma, a quote or a line break; the statistics
+ * the host decides (StatDef.host) go into the host object as its member "stats", there
+ * only when there is one, so a run of none writes the host object it always did. */
 #include "platform_stats.h"
 
 #include <errno.h>
@@ -17,16 +19,22 @@
 
 const Block *platform_stats_owner(const Platform *p, const char *full, const char **stat)
 {
-    const char *dot = strrchr(full, '.');
     char inst[512];
-    if (!dot || (size_t)(dot - full) >= sizeof inst) {
-        *stat = full;
-        return NULL;
+    for (size_t n = strlen(full); n-- > 0;) {
+        if (full[n] != '.' || n >= sizeof inst) {
+            continue;
+        }
+        memcpy(inst, full, n);
+        inst[n] = '\0';
+        const Block *b = platform_block(p, inst);
+        if (b) {
+            *stat = full + n + 1;
+            return b;
+        }
     }
-    *stat = dot + 1;
-    memcpy(inst, full, (size_t)(dot - full));
-    inst[dot - full] = '\0';
-    return platform_block(p, inst);
+    const char *last = strrchr(full, '.');
+    *stat = last && (size_t)(last - full) < sizeof inst ? last + 1 : full;
+    return NULL;
 }
 
 static json_t *platform_stats_def_json(const StatDef *d)

@@ -24,8 +24,9 @@
 /* The format name written as "format" (changes when the layout does). */
 #define PLATFORM_STATS_FORMAT "mgtlm-stats-2"
 
-/* The block that registered the stat called full (its instance: the name up to the
- * last '.'), or NULL; *stat is the stat's own name. The CSV's instance and type
+/* The block that registered the stat called full (its instance: the longest part of
+ * the name before a '.' that names one), or NULL (*stat then follows the last '.');
+ * *stat is the stat's own name. The CSV's instance and type
  * columns and serve's statdefs both come from it. */
 const Block *platform_stats_owner(const Platform *p, const char *full, const char **stat);
 

@@ -294,6 +294,11 @@ def spool(mgtlm, root, tmp, traces):
               "spool csv: no host row of gpu0's CTAs from the spool")
         check(not any(r.startswith("gpu0.disp,dispatch,ctas_spooled,") for r in rows),
               "spool csv: ctas_spooled among the stats rows")
+        # the host's per-kernel stats are rows of the host instance (until stop 37:
+        # instance "host.k0", no type)
+        check(any(r.startswith("host,host,k0.cycles,") for r in rows) and
+              not any(r.startswith("host.k0,") for r in rows),
+              "csv: the host's per-kernel stats are not rows of instance host, type host")
 
 
 def main():

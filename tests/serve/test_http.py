@@ -161,6 +161,9 @@ def check_traced_statdefs(c, mgtlm, platform):
                 "traced: statdefs names every stat of /api/stats and no other: %s" %
                 sorted(set(d) ^ set(r)))
         c.check("gpu0.disp.ctas_spooled" not in r, "traced: no host stat in /api/stats")
+        c.check(d.get("host.k0.cycles", {}).get("type") == "host",
+                "traced: the host's per-kernel stat is typed host: %s" %
+                d.get("host.k0.cycles"))
     finally:
         srv.stop()
 
