@@ -201,8 +201,16 @@ static bool read_block_id(AtsReader *r, const char *line, SimError *err)
         }
         memcpy(num, s, len);
         num[len] = '\0';
-        if (!ats_parse_u64(num, 10, &v) || v >= r->info.grid[i]) {
-            return read_fail(r, err, "thread block \"%s\" outside the grid", val);
+        if (!ats_parse_u64(num, 10, &v)) {
+            return read_fail(r, err, "bad thread block \"%s\" (x,y,z)", val);
+        }
+        if (v >= r->info.grid[i]) {
+            char msg[128];
+            snprintf(msg, sizeof msg,
+                     "thread block \"%.40s\" outside the grid %" PRIu32 ",%" PRIu32
+                     ",%" PRIu32,
+                     val, r->info.grid[0], r->info.grid[1], r->info.grid[2]);
+            return read_fail(r, err, "%s", msg);
         }
         r->xyz[i] = (uint32_t)v;
         s += len + (i < 2);
