@@ -1,6 +1,8 @@
 /* Aggregation of a platform's statistics by block type and kind (see summary_agg.h).
- * Decisions: a stat's instance is its name before the last '.' and its type that
- * instance's block type (stats of no block are left out); per-port counters
+ * Decisions: a stat's block and own name are the stats file's (platform_stats_owner:
+ * the longest part of the name before a '.' that names a block); stats of no block,
+ * and those whose own name holds a '.' (the host's per-kernel "k0.cycles", which the
+ * summary's kernel lines show), are left out; per-port counters
  * ("port[3]_out") aggregate under their own names, like any counter; histograms of one
  * key share their width (one table row), and their bucket counts, which can depend on
  * parameters, merge up to the longest. */
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/platform/platform_stats.h"
 #include "kernel/xalloc.h"
 
 static SummaryAgg *summary_agg_slot(SummaryAggs *aggs, const char *key,
@@ -91,18 +94,13 @@ void summary_agg_build(const Platform *p, SummaryAggs *aggs)
     *aggs = (SummaryAggs){0};
     for (size_t i = 0; i < stats_count(p->stats); i++) {
         StatView v = stats_at(p->stats, i);
-        const char *dot = strrchr(v.name, '.');
-        char inst[512], key[640];
-        if (!dot || (size_t)(dot - v.name) >= sizeof inst) {
+        const char *stat;
+        const Block *b = platform_stats_owner(p, v.name, &stat);
+        if (!b || strchr(stat, '.')) {
             continue;
         }
-        memcpy(inst, v.name, (size_t)(dot - v.name));
-        inst[dot - v.name] = '\0';
-        const Block *b = platform_block(p, inst);
-        if (!b) {
-            continue;
-        }
-        snprintf(key, sizeof key, "%s%s", b->type->name, dot);
+        char key[640];
+        snprintf(key, sizeof key, "%s.%s", b->type->name, stat);
         summary_agg_add(summary_agg_slot(aggs, key, v.def), &v);
     }
 }
