@@ -24,7 +24,7 @@ typedef struct AtsCmd {
 typedef struct AtsList {
     size_t ncmds;
     AtsCmd *cmds;
-    char *file; /* the list's path as opened (kernelslist.g or kernelslist.g.gz) */
+    char *file; /* the list's path as opened (kernelslist.g or .gz), owned */
 } AtsList;
 
 /* Reads dir/kernelslist.g (or dir/kernelslist.g.gz when the first is missing) into
