@@ -1,8 +1,9 @@
 /* Aggregation of a platform's statistics by block type and kind (see summary_agg.h).
  * Decisions: a stat's block and own name are the stats file's (platform_stats_owner:
  * the longest part of the name before a '.' that names a block); stats of no block,
- * and those whose own name holds a '.' (the host's per-kernel "k0.cycles", which the
- * summary's kernel lines show), are left out; per-port counters
+ * and those whose own name holds a '.' (the host's per-kernel "k0.cycles": rows per
+ * launch, whose totals the summary's execution time, kernels and IPC lines give), are
+ * left out; per-port counters
  * ("port[3]_out") aggregate under their own names, like any counter; histograms of one
  * key share their width (one table row), and their bucket counts, which can depend on
  * parameters, merge up to the longest. */
