@@ -6,8 +6,8 @@
  * in sanitizer builds, whose instrumented resolver would crash before the sanitizer
  * starts), a second version for hosts with AVX-512 (vpmullq multiplies four 64-bit
  * lanes of a 256-bit register) is chosen at load time (an ifunc). The compiler makes
- * it vectors at -O3 (release builds; debugoptimized keeps it scalar): a line in 54 ns
- * instead of 97 ns on the build machine, runs 1.02x - 1.04x faster
+ * it vectors at -O3 (release builds; debugoptimized keeps it scalar): a line in 55 ns
+ * instead of 102 ns on the build machine (bench/fill_line), runs 1.02x - 1.04x faster
  * (docs/performance.md, "The hash fill in vectors"). Its vectors are 256 bits wide:
  * with 512, the whole run was slower on this Xeon (the lower clock of cores that run
  * 512-bit multiplies). The bytes are the same on every host, since both versions
