@@ -26,8 +26,8 @@
 
 /* The block that registered the stat called full (its instance: the longest part of
  * the name before a '.' that names one), or NULL (*stat then follows the last '.');
- * *stat is the stat's own name. The CSV's instance and type
- * columns and serve's statdefs both come from it. */
+ * *stat is the stat's own name. The CSV's instance and type columns, serve's statdefs
+ * and the summary's by-type rows all come from it. */
 const Block *platform_stats_owner(const Platform *p, const char *full, const char **stat);
 
 /* The JSON document (new reference); run and host are borrowed objects. */

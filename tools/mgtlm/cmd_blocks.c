@@ -112,14 +112,9 @@ static void blocks_params(const BlockType *t)
 /* "kind; unit U; width W; N buckets; values a, b; model error" for one stat. */
 static void blocks_stat_facts(const StatDef *d, char *out, size_t n)
 {
-    static const char *const kinds[] = {[STAT_COUNTER] = "counter",
-                                        [STAT_GAUGE] = "gauge",
-                                        [STAT_TIME] = "time",
-                                        [STAT_ENUM] = "enum",
-                                        [STAT_HIST] = "histogram"};
     size_t used = 0;
     out[0] = '\0';
-    blocks_append(out, n, &used, "%s", kinds[d->kind]);
+    blocks_append(out, n, &used, "%s", stat_kind_name(d->kind));
     if (d->store == STAT_STORE_REAL) {
         blocks_append(out, n, &used, "; real");
     }

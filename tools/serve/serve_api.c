@@ -250,13 +250,8 @@ static json_t *ports_json(const Platform *p)
  * stats file's type column, platform_stats_owner). */
 static json_t *statdef_json(const Block *b, const StatDef *d)
 {
-    static const char *const kinds[] = {[STAT_COUNTER] = "counter",
-                                        [STAT_GAUGE] = "gauge",
-                                        [STAT_TIME] = "time",
-                                        [STAT_ENUM] = "enum",
-                                        [STAT_HIST] = "histogram"};
-    return json_pack("{s:s,s:s,s:s}", "kind", kinds[d->kind], "unit", d->unit, "type",
-                     b ? b->type->name : "");
+    return json_pack("{s:s,s:s,s:s}", "kind", stat_kind_name(d->kind), "unit", d->unit,
+                     "type", b ? b->type->name : "");
 }
 
 /* {"<full name>": statdef_json} for every stat /api/stats answers: the registry's, in
