@@ -62,6 +62,7 @@
 #include "hw/core/accelsim_op.h"
 #include "hw/core/accelsim_parse.h"
 #include "hw/core/accelsim_read.h"
+#include "kernel/bits.h"
 
 /* The field readers run for every field of every line: inlined whatever the
  * compiler's estimate. The message builders run once per run at most. */
@@ -279,15 +280,6 @@ INST_COLD bool inst_overflow(const InstCur *c, unsigned lane, SimError *err)
                          c->at.file, c->at.line, lane);
 }
 
-/* The number of set bits of m (no popcount instruction is assumed). */
-INST_HOT unsigned inst_popcount(uint32_t m)
-{
-    m = m - (m >> 1 & 0x55555555u);
-    m = (m & 0x33333333u) + (m >> 2 & 0x33333333u);
-    m = (m + (m >> 4)) & 0x0f0f0f0fu;
-    return (m * 0x01010101u) >> 24;
-}
-
 #if defined(__SSE2__)
 /* How many of the 8 two-byte pairs at u, from the first, are a space and a digit:
  * 0 to 8. u is at or before the line's NUL, so its 16 bytes, and the 17th that the
@@ -324,7 +316,7 @@ INST_HOT void inst_deltas(InstCur *c, uint32_t *m, uint64_t *prev, uint64_t *out
         /* up to 8 one-digit deltas at once; the last must end the field (" 64" starts
          * with the pair " 6") */
         unsigned run = inst_digit_pairs(u);
-        unsigned lanes = inst_popcount(left);
+        unsigned lanes = bits_popcount32(left);
         run = run < lanes ? run : lanes;
         if (run > 0 && !inst_field_end((char)u[2 * run])) {
             run--;
@@ -640,7 +632,7 @@ bool ats_inst_parse(char *line, const AtsKernelInfo *k, AtsOpMemo *ops,
                      err)) {
         return false;
     }
-    unsigned lanes = inst_popcount(in->mask);
+    unsigned lanes = bits_popcount32(in->mask);
     if (!ats_warp_reserve_addrs(wb, width ? lanes : 0, at, err)) {
         return false;
     }

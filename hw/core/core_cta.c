@@ -7,6 +7,7 @@
 
 #include "hw/core/accelsim_op.h"
 #include "hw/core/core_le.h"
+#include "kernel/bits.h"
 #include "kernel/xalloc.h"
 
 #define CORE_CTA_HEAD 20
@@ -91,7 +92,7 @@ size_t core_cta_plan(CoreCtaPlan *p, const AtsCta *cta)
             const AtsInst *in = &wp->inst[i];
             if (core_inst_sends(in)) {
                 core_inst_encode(in, in->width, naddrs, e);
-                naddrs += (uint32_t)__builtin_popcount(in->mask);
+                naddrs += (uint32_t)bits_popcount32(in->mask);
             } else {
                 core_inst_encode(in, 0, 0, e);
             }
@@ -129,7 +130,7 @@ void core_cta_encode(const CoreCtaPlan *p, const AtsCta *cta, uint8_t *out)
         for (size_t i = 0; i < wp->ninst; i++) {
             const AtsInst *in = &wp->inst[i];
             if (core_inst_sends(in)) {
-                size_t lanes = (size_t)__builtin_popcount(in->mask);
+                size_t lanes = (size_t)bits_popcount32(in->mask);
                 le_put64s(o, wp->addrs + in->addr_off, lanes);
                 o += 8 * lanes;
             }
@@ -203,7 +204,7 @@ static bool core_warp_decode(const uint8_t *p, CoreWarp *w, uint32_t *idx,
             return false;
         }
         const AtsInst *in = &table[k];
-        uint64_t lanes = (uint64_t)__builtin_popcount(in->mask);
+        uint64_t lanes = (uint64_t)bits_popcount32(in->mask);
         if (in->width > 0 && (uint64_t)in->addr_off + lanes > w->naddrs) {
             return false;
         }

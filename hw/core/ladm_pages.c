@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hw/core/ladm_priv.h"
+#include "kernel/bits.h"
 #include "kernel/xalloc.h"
 
 /* The record of page pn, created (counters zero) on its first use by a structure of
@@ -41,7 +42,7 @@ void ladm_touch(Ladm *l, const AtsCta *cta)
             if (in->width == 0 || !ladm_is_global(in->cls)) {
                 continue;
             }
-            int lanes = __builtin_popcount(in->mask);
+            int lanes = bits_popcount32(in->mask);
             for (int j = 0; j < lanes; j++) {
                 uint64_t a = warp->addrs[in->addr_off + (size_t)j];
                 size_t s = ladm_find(l, a);

@@ -26,6 +26,7 @@
 
 #include "hw/core/core_value.h"
 #include "hw/core/sm_priv.h"
+#include "kernel/bits.h"
 #include "kernel/xalloc.h"
 
 static uint32_t sm_space(AtsClass cls)
@@ -82,7 +83,7 @@ static bool sm_pages_ready(Sm *s, const CoreWarp *w, const AtsInst *in)
     uint32_t space = sm_space(in->cls);
     bool atomic = sm_atomic(in->cls);
     const uint64_t *addrs = w->addrs + in->addr_off;
-    uint32_t lanes = (uint32_t)__builtin_popcount(in->mask);
+    uint32_t lanes = (uint32_t)bits_popcount32(in->mask);
     uint64_t last_page = UINT64_MAX;
     bool ready = true;
     for (uint32_t k = 0; k < lanes; k++) {
@@ -210,7 +211,7 @@ static void sm_send_wavefront(Sm *s, const uint64_t *addrs, const AtsInst *in, b
                               uint32_t ri, uint64_t cycle)
 {
     uint32_t space = sm_space(in->cls);
-    uint32_t lanes = (uint32_t)__builtin_popcount(in->mask);
+    uint32_t lanes = (uint32_t)bits_popcount32(in->mask);
     TxnThread th[2 * ATS_LANES];
     uint64_t va[2 * ATS_LANES];
     uint32_t n = 0, sum = 0;
@@ -247,7 +248,7 @@ static void sm_send_wavefront(Sm *s, const uint64_t *addrs, const AtsInst *in, b
 static void sm_send_atomics(Sm *s, const uint64_t *addrs, const AtsInst *in, uint32_t ri,
                             uint64_t cycle)
 {
-    uint32_t lanes = (uint32_t)__builtin_popcount(in->mask);
+    uint32_t lanes = (uint32_t)bits_popcount32(in->mask);
     uint32_t len = sm_atomic_len(in->width);
     if (len != in->width) {
         (*s->atomic_width)++;

@@ -31,6 +31,7 @@
 #include "hw/core/accelsim_read.h"
 #include "hw/core/cta_map.h"
 #include "hw/core/sm_coalesce.h"
+#include "kernel/bits.h"
 
 typedef struct PassCtx {
     TraceKernel *tk;
@@ -76,7 +77,7 @@ static void pass_cta(PassCtx *c, const AtsCta *cta)
         tk->warp_insts += warp->ninst;
         for (size_t i = 0; i < warp->ninst; i++) {
             const AtsInst *in = &warp->inst[i];
-            tk->thread_insts += (unsigned)__builtin_popcount(in->mask);
+            tk->thread_insts += (unsigned)bits_popcount32(in->mask);
             tk->by_class[in->cls]++;
             if (ats_class_leaves_sm(in->cls)) {
                 pass_mem(c, in, warp);

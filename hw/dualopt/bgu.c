@@ -174,7 +174,7 @@ static void bgu_split(Bgu *g, Txn *orig)
         } else {
             (*g->line_reads)++;
         }
-        *g->words += (uint64_t)__builtin_popcount(ln->mask);
+        *g->words += (uint64_t)bits_popcount32(ln->mask);
         if (w >= 0) {
             idmap_insert(&g->ids, t->id, (uint64_t)w);
         }

@@ -33,6 +33,7 @@
 #include "hw/dualopt/dualopt_mode.h"
 #include "hw/dualopt/dualopt_monitor.h"
 #include "hw/lib/addr.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 #include "kernel/idmap.h"
@@ -170,7 +171,7 @@ static void decision_judge(Decision *d)
     size_t n = 0;
     uint64_t mask;
     for (size_t pos = 0; idmap_next(&d->lines, &pos, NULL, &mask);) {
-        sum += (uint64_t)__builtin_popcountll(mask);
+        sum += (uint64_t)bits_popcount64(mask);
         n++;
     }
     double ratio = (double)d->nremote / (double)d->all;

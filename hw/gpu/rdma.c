@@ -34,6 +34,7 @@
  *   one waits until interval after the previous send. */
 #include <stddef.h>
 
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/event.h"
 #include "kernel/idmap.h"
@@ -94,7 +95,7 @@ static bool rdma_fine(const Txn *t)
 static uint64_t rdma_data_bytes(const Txn *t)
 {
     if (rdma_fine(t)) {
-        return 4 * (uint64_t)__builtin_popcount(t->mask);
+        return 4 * (uint64_t)bits_popcount32(t->mask);
     }
     return t->data ? t->len : 0;
 }
@@ -108,7 +109,7 @@ static void rdma_trim(Txn *t)
             t->data[i] = 0;
         }
     }
-    t->wire = 6 * (uint32_t)__builtin_popcount(t->mask);
+    t->wire = 6 * (uint32_t)bits_popcount32(t->mask);
 }
 
 /* Bookkeeping for t about to leave through lane ln at now. */

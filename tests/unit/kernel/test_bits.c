@@ -1,6 +1,6 @@
 /* Unit tests of kernel/bits.h: the power-of-two test and the rounded-up log2,
- * checked against a plain loop over the boundaries of every power of two, and the
- * 64-bit mixer. */
+ * checked against a plain loop over the boundaries of every power of two, the counts
+ * of set bits against a bit-by-bit loop, and the 64-bit mixer. */
 #include "kernel/bits.h"
 #include "tests/unit/harness.h"
 
@@ -56,10 +56,34 @@ static void test_mix64(void)
     CHECK_EQ_U64(bits_mix64(UINT64_C(0x100000040)), UINT64_C(0x1facb92fdf1d6624));
 }
 
+static unsigned ones_by_loop(uint64_t v)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        n += (unsigned)(v >> i & 1);
+    }
+    return n;
+}
+
+static void test_popcount(void)
+{
+    CHECK_EQ_U64(bits_popcount32(0), 0);
+    CHECK_EQ_U64(bits_popcount32(UINT32_MAX), 32);
+    CHECK_EQ_U64(bits_popcount64(UINT64_MAX), 64);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 10000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t v = i % 3 == 0 ? x & (x >> 5) : x; /* sparser words too */
+        CHECK_EQ_U64(bits_popcount32((uint32_t)v), ones_by_loop((uint32_t)v));
+        CHECK_EQ_U64(bits_popcount64(v), ones_by_loop(v));
+    }
+}
+
 int main(void)
 {
     RUN(test_is_pow2);
     RUN(test_log2_ceil);
+    RUN(test_popcount);
     RUN(test_mix64);
     return harness_report();
 }
