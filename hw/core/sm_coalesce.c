@@ -1,12 +1,23 @@
-/* Coalescing of one warp's global access into line requests (SPEC.md 6.3): a linear
- * search over the requests made so far keeps the order of first appearance; a warp
- * makes at most 96 of them, so no index is needed, and the request of the previous
- * lane is tried first. A lane's bytes and sectors are set as ranges of bits, not byte
- * by byte (a GEMM's global loads and the scan's count of them cost 3,600 instructions
- * a warp before, docs/performance.md). */
+/* Coalescing of one warp's global access into line requests (SPEC.md 6.3).
+ *
+ * Decisions (speed: docs/performance.md, "Coalescing in runs"):
+ * - Lanes are taken as runs: the piece of a lane on the same line as the piece before
+ *   it is added to a request kept in registers (`run`), and only a piece on another
+ *   line moves the run into the output. Neighbouring lanes mostly share a line, so a
+ *   coalesced access touches the output once per line, not once per lane (a GEMM's
+ *   global load cost 2,300 instructions before).
+ * - The output keeps the order of first appearance: a line first appears as a run,
+ *   and no other line can appear before that run moves to the output.
+ * - Requests are found by line through a small open-addressing index (COALESCE_SLOTS
+ *   slots, more than twice SM_COALESCE_MAX_REQS, so a probe is short), not by a
+ *   linear search: a gather whose 32 lanes hit 32 lines (SpMV's x[col[j]]) searched
+ *   about 500 requests a warp.
+ * - A lane's bytes are set as ranges of bits, and the sectors are worked out once from
+ *   the bytes at the end: a sector is touched exactly when one of its bytes is. */
 #include "hw/core/sm_coalesce.h"
 
 #include <assert.h>
+#include <string.h>
 
 #include "hw/core/accelsim_read.h"
 
@@ -16,66 +27,100 @@ _Static_assert(SM_COALESCE_MAX_REQS >=
                    32 * ((SM_COALESCE_MAX_WIDTH - 2) / SM_LINE_BYTES + 2),
                "room for the lines of 32 lanes");
 
-/* Bits lo..hi of a word (lo <= hi <= 63). */
-static inline uint64_t coalesce_bits(uint32_t lo, uint32_t hi)
+#define COALESCE_SLOT_BITS 8
+#define COALESCE_SLOTS (1u << COALESCE_SLOT_BITS)
+_Static_assert(COALESCE_SLOTS >= 2 * SM_COALESCE_MAX_REQS, "an index at most half full");
+_Static_assert(SM_COALESCE_MAX_REQS < UINT8_MAX, "request numbers fit a slot");
+
+/* A line is never UINT64_MAX (a multiple of SM_LINE_BYTES), so no run has it. */
+#define COALESCE_NO_LINE UINT64_MAX
+
+typedef struct Coalescer {
+    SmLineReq *out;
+    size_t n;
+    uint8_t slot[COALESCE_SLOTS]; /* 1 + the request whose line probes here; 0 free */
+} Coalescer;
+
+/* The request of line in c->out, appended (and indexed) when the line is new. */
+static SmLineReq *coalesce_find(Coalescer *c, uint64_t line)
 {
-    return (UINT64_MAX >> (63 - hi)) & (UINT64_MAX << lo);
+    uint32_t i = (uint32_t)((line / SM_LINE_BYTES * 0x9e3779b97f4a7c15ull) >>
+                            (64 - COALESCE_SLOT_BITS));
+    for (;; i = (i + 1) & (COALESCE_SLOTS - 1)) {
+        uint8_t k = c->slot[i];
+        if (k == 0) {
+            c->slot[i] = (uint8_t)(c->n + 1);
+            c->out[c->n] = (SmLineReq){.line = line};
+            return &c->out[c->n++];
+        }
+        if (c->out[k - 1].line == line) {
+            return &c->out[k - 1];
+        }
+    }
 }
 
-/* Marks bytes [first, last] of one line (offsets within the line) on its request,
- * creating the request if the line is new; *hint is the request found last, tried
- * first (neighbouring lanes mostly share a line). Returns the new request count. */
-static inline size_t coalesce_touch(SmLineReq *out, size_t n, size_t *hint, uint64_t line,
-                                    uint32_t first, uint32_t last, uint32_t lane)
+/* Moves the run (if any) into its request. */
+static void coalesce_flush(Coalescer *c, const SmLineReq *run)
 {
-    size_t k = *hint;
-    if (k >= n || out[k].line != line) {
-        k = 0;
-        while (k < n && out[k].line != line) {
-            k++;
-        }
-        if (k == n) {
-            out[n] = (SmLineReq){.line = line};
-            n++;
-        }
-        *hint = k;
+    if (run->line != COALESCE_NO_LINE) {
+        SmLineReq *r = coalesce_find(c, run->line);
+        r->lanes |= run->lanes;
+        r->bytes[0] |= run->bytes[0];
+        r->bytes[1] |= run->bytes[1];
     }
-    SmLineReq *r = &out[k];
-    r->lanes |= 1u << lane;
-    if (first < 64) {
-        r->bytes[0] |= coalesce_bits(first, last < 64 ? last : 63);
+}
+
+/* Adds bytes [first, last] (offsets, first <= last < SM_LINE_BYTES) of line to the
+ * run, moving the run to the output first when it holds another line. */
+static inline void coalesce_piece(Coalescer *c, SmLineReq *run, uint64_t line,
+                                  uint32_t first, uint32_t last, uint32_t lane)
+{
+    if (run->line != line) {
+        coalesce_flush(c, run);
+        *run = (SmLineReq){.line = line};
     }
-    if (last >= 64) {
-        r->bytes[1] |= coalesce_bits(first < 64 ? 0 : first - 64, last - 64);
-    }
-    r->sectors |=
-        (uint32_t)coalesce_bits(first / SM_SECTOR_BYTES, last / SM_SECTOR_BYTES);
-    return n;
+    uint64_t from0 = first < 64 ? UINT64_MAX << first : 0;
+    uint64_t to0 = last < 64 ? UINT64_MAX >> (63 - last) : UINT64_MAX;
+    uint64_t from1 = first < 64 ? UINT64_MAX : UINT64_MAX << (first - 64);
+    uint64_t to1 = last < 64 ? 0 : UINT64_MAX >> (127 - last);
+    run->lanes |= 1u << lane;
+    run->bytes[0] |= from0 & to0;
+    run->bytes[1] |= from1 & to1;
+}
+
+static uint32_t coalesce_sectors(const SmLineReq *r)
+{
+    _Static_assert(SM_LINE_BYTES == 128 && SM_SECTOR_BYTES == 32, "4 sectors, 2 words");
+    return (uint32_t)((r->bytes[0] & UINT32_MAX) != 0) |
+           (uint32_t)((r->bytes[0] >> 32) != 0) << 1 |
+           (uint32_t)((r->bytes[1] & UINT32_MAX) != 0) << 2 |
+           (uint32_t)((r->bytes[1] >> 32) != 0) << 3;
 }
 
 size_t sm_coalesce(const uint64_t *addrs, uint32_t mask, uint32_t width, SmLineReq *out)
 {
     assert(width >= 1 && width <= SM_COALESCE_MAX_WIDTH);
-    size_t n = 0, k = 0, hint = 0;
-    for (uint32_t lane = 0; lane < 32; lane++) {
-        if (!(mask & (1u << lane))) {
-            continue;
-        }
+    Coalescer c = {.out = out};
+    memset(c.slot, 0, sizeof c.slot);
+    SmLineReq run = {.line = COALESCE_NO_LINE};
+    size_t k = 0;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
         uint64_t a = addrs[k++];
         uint64_t last = a > UINT64_MAX - (width - 1) ? UINT64_MAX : a + (width - 1);
         uint64_t line = a & ~(uint64_t)(SM_LINE_BYTES - 1);
         uint64_t last_line = last & ~(uint64_t)(SM_LINE_BYTES - 1);
         uint32_t first = (uint32_t)(a - line);
-        for (;;) {
-            uint32_t end =
-                line == last_line ? (uint32_t)(last - line) : SM_LINE_BYTES - 1;
-            n = coalesce_touch(out, n, &hint, line, first, end, lane);
-            if (line == last_line) {
-                break;
-            }
+        while (line != last_line) {
+            coalesce_piece(&c, &run, line, first, SM_LINE_BYTES - 1, lane);
             line += SM_LINE_BYTES;
             first = 0;
         }
+        coalesce_piece(&c, &run, line, first, (uint32_t)(last - line), lane);
     }
-    return n;
+    coalesce_flush(&c, &run);
+    for (size_t i = 0; i < c.n; i++) {
+        out[i].sectors = coalesce_sectors(&out[i]);
+    }
+    return c.n;
 }

@@ -226,6 +226,48 @@ static void test_against_bytewise(void)
     }
 }
 
+static void check_same(const uint64_t *addrs, uint32_t mask, uint32_t width)
+{
+    SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
+    size_t n = sm_coalesce(addrs, mask, width, got);
+    size_t m = bytewise(addrs, mask, width, want);
+    CHECK_EQ_U64(n, m);
+    for (size_t i = 0; i < n && i < m; i++) {
+        CHECK_EQ_U64(got[i].line, want[i].line);
+        CHECK_EQ_U64(got[i].lanes, want[i].lanes);
+        CHECK_EQ_U64(got[i].sectors, want[i].sectors);
+        CHECK_EQ_U64(got[i].bytes[0], want[i].bytes[0]);
+        CHECK_EQ_U64(got[i].bytes[1], want[i].bytes[1]);
+    }
+}
+
+/* Gathers and scatters against the same reference: lanes on lines far apart (random,
+ * or a power-of-two stride of lines, so many lines share low address bits), widths up
+ * to 256 so that a warp makes up to SM_COALESCE_MAX_REQS requests, and lanes that
+ * come back to a line of an earlier lane after others. */
+static void test_scatter_against_bytewise(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    size_t most = 0;
+    for (int t = 0; t < 3000; t++) {
+        uint64_t addrs[32];
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t mask = t % 4 == 0 ? (uint32_t)x : 0xffffffffu;
+        uint32_t width = t % 3 == 0 ? 256 : (uint32_t)(x >> 40) % 256 + 1;
+        uint64_t stride = (uint64_t)128 << (t % 24);
+        for (int i = 0; i < 32; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t line = t % 2 ? x % 40 : (uint64_t)(i % (1 + t / 2 % 32)) * stride;
+            addrs[i] = 0x100000 + line * 128 + x % 128;
+        }
+        check_same(addrs, mask, width);
+        SmLineReq r[SM_COALESCE_MAX_REQS];
+        size_t n = sm_coalesce(addrs, mask, width, r);
+        most = n > most ? n : most;
+    }
+    CHECK_EQ_U64(most, SM_COALESCE_MAX_REQS);
+}
+
 int main(void)
 {
     RUN(test_w4_full_warp_one_line);
@@ -238,5 +280,6 @@ int main(void)
     RUN(test_wider_than_a_line);
     RUN(test_top_of_address_space);
     RUN(test_against_bytewise);
+    RUN(test_scatter_against_bytewise);
     return harness_report();
 }
