@@ -9,7 +9,7 @@
  * - The output keeps the order of first appearance: a line first appears as a run,
  *   and no other line can appear before that run moves to the output.
  * - Requests are found by line through a small open-addressing index (COALESCE_SLOTS
- *   slots, more than twice SM_COALESCE_MAX_REQS, so a probe is short), not by a
+ *   slots, at least twice SM_COALESCE_MAX_REQS, so a probe is short), not by a
  *   linear search: a gather whose 32 lanes hit 32 lines (SpMV's x[col[j]]) searched
  *   about 500 requests a warp.
  * - A lane's bytes are set as ranges of bits, and the sectors are worked out once from
@@ -17,7 +17,6 @@
 #include "hw/core/sm_coalesce.h"
 
 #include <assert.h>
-#include <string.h>
 
 #include "hw/core/accelsim_read.h"
 
@@ -30,7 +29,7 @@ _Static_assert(SM_COALESCE_MAX_REQS >=
 #define COALESCE_SLOT_BITS 8
 #define COALESCE_SLOTS (1u << COALESCE_SLOT_BITS)
 _Static_assert(COALESCE_SLOTS >= 2 * SM_COALESCE_MAX_REQS, "an index at most half full");
-_Static_assert(SM_COALESCE_MAX_REQS < UINT8_MAX, "request numbers fit a slot");
+_Static_assert(SM_COALESCE_MAX_REQS <= UINT8_MAX, "request numbers fit a slot");
 
 /* A line is never UINT64_MAX (a multiple of SM_LINE_BYTES), so no run has it. */
 #define COALESCE_NO_LINE UINT64_MAX
@@ -100,8 +99,7 @@ static uint32_t coalesce_sectors(const SmLineReq *r)
 size_t sm_coalesce(const uint64_t *addrs, uint32_t mask, uint32_t width, SmLineReq *out)
 {
     assert(width >= 1 && width <= SM_COALESCE_MAX_WIDTH);
-    Coalescer c = {.out = out};
-    memset(c.slot, 0, sizeof c.slot);
+    Coalescer c = {.out = out}; /* every slot free */
     SmLineReq run = {.line = COALESCE_NO_LINE};
     size_t k = 0;
     for (uint32_t m = mask; m != 0; m &= m - 1) {

@@ -59,6 +59,7 @@
 #include "hw/dualopt/codec_pkt.h"
 #include "hw/dualopt/codec_track.h"
 #include "hw/dualopt/dualopt_mode.h"
+#include "kernel/bits.h"
 #include "kernel/block.h"
 #include "kernel/egress.h"
 #include "kernel/event.h"
@@ -129,15 +130,6 @@ static const PortDef codec_ports[] = {
     {.name = "mode", .doc = "mode transactions from the decision engine (dualopt_mode)"},
 };
 
-static uint32_t codec_popcount(uint32_t v)
-{
-    uint32_t n = 0;
-    for (; v; v &= v - 1) {
-        n++;
-    }
-    return n;
-}
-
 /* True if the egress transaction t goes into a staging buffer. */
 static bool codec_coalescible(const Codec *c, const Txn *t)
 {
@@ -179,7 +171,7 @@ static void codec_take_heads(Codec *c, SimTime now)
     Txn *t;
     while ((t = port_peek(c->gpu)) != NULL && codec_coalescible(c, t)) {
         const CodecBuf *b = &c->buf[t->dst];
-        if (b->count + codec_popcount(t->mask) > c->entries) {
+        if (b->count + bits_popcount32(t->mask) > c->entries) {
             (*c->full_stalls)++;
             return;
         }

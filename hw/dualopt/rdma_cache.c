@@ -137,15 +137,6 @@ static const PortDef rc_ports[] = {
     {.name = "mode", .doc = "mode transactions from the decision engine (dualopt_mode)"},
 };
 
-static uint32_t rc_popcount(uint64_t v)
-{
-    uint32_t n = 0;
-    for (; v; v &= v - 1) {
-        n++;
-    }
-    return n;
-}
-
 static void rc_drain(RCache *c)
 {
     (void)egress_pump(&c->q_net);
@@ -174,7 +165,7 @@ static void rc_writeback(RCache *c, RcLine *ln)
     p->kind = RC_WRITEBACK;
     c->wb_wait++;
     (*c->writebacks)++;
-    *c->wb_bytes += rc_popcount(ln->dirty);
+    *c->wb_bytes += bits_popcount64(ln->dirty);
     ln->dirty = 0;
     egress_add(&c->q_net, w, 0);
 }
