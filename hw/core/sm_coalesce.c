@@ -1,6 +1,6 @@
 /* Coalescing of one warp's global access into line requests (SPEC.md 6.3).
  *
- * Decisions (speed: docs/performance.md, "Coalescing in runs"):
+ * Decisions (speed: docs/performance.md, "Coalescing in runs (stop 38)"):
  * - Lanes are taken as runs: the piece of a lane on the same line as the piece before
  *   it is added to a request kept in registers (`run`), and only a piece on another
  *   line moves the run into the output. Neighbouring lanes mostly share a line, so a

@@ -80,7 +80,8 @@ static bool sm_page_ready(Sm *s, uint64_t vaddr, uint32_t space)
 /* True if every page the instruction touches is translated (asking for the others).
  * An access within one page (the lowest address and the last byte of the highest
  * share it: most accesses) asks for that page once; others walk the lanes, asking for
- * each page in lane order (a GEMM's accesses cost 1,260 instructions each before). */
+ * each page in lane order (a GEMM's accesses cost 1,260 instructions each before:
+ * docs/performance.md, "Coalescing in runs (stop 38)"). */
 static bool sm_pages_ready(Sm *s, const CoreWarp *w, const AtsInst *in)
 {
     uint32_t space = sm_space(in->cls);
