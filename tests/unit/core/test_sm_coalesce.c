@@ -195,6 +195,21 @@ static size_t bytewise(const uint64_t *addrs, uint32_t mask, uint32_t width,
     return n;
 }
 
+static void check_same(const uint64_t *addrs, uint32_t mask, uint32_t width)
+{
+    SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
+    size_t n = sm_coalesce(addrs, mask, width, got);
+    size_t m = bytewise(addrs, mask, width, want);
+    CHECK_EQ_U64(n, m);
+    for (size_t i = 0; i < n && i < m; i++) {
+        CHECK_EQ_U64(got[i].line, want[i].line);
+        CHECK_EQ_U64(got[i].lanes, want[i].lanes);
+        CHECK_EQ_U64(got[i].sectors, want[i].sectors);
+        CHECK_EQ_U64(got[i].bytes[0], want[i].bytes[0]);
+        CHECK_EQ_U64(got[i].bytes[1], want[i].bytes[1]);
+    }
+}
+
 static void test_against_bytewise(void)
 {
     uint64_t x = 0x9e3779b97f4a7c15ull;
@@ -212,32 +227,7 @@ static void test_against_bytewise(void)
             }
             addrs[i] = base + off > base ? base + off : UINT64_MAX - (x % 64);
         }
-        SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
-        size_t n = sm_coalesce(addrs, mask, width, got);
-        size_t m = bytewise(addrs, mask, width, want);
-        CHECK_EQ_U64(n, m);
-        for (size_t i = 0; i < n && i < m; i++) {
-            CHECK_EQ_U64(got[i].line, want[i].line);
-            CHECK_EQ_U64(got[i].lanes, want[i].lanes);
-            CHECK_EQ_U64(got[i].sectors, want[i].sectors);
-            CHECK_EQ_U64(got[i].bytes[0], want[i].bytes[0]);
-            CHECK_EQ_U64(got[i].bytes[1], want[i].bytes[1]);
-        }
-    }
-}
-
-static void check_same(const uint64_t *addrs, uint32_t mask, uint32_t width)
-{
-    SmLineReq got[SM_COALESCE_MAX_REQS], want[SM_COALESCE_MAX_REQS];
-    size_t n = sm_coalesce(addrs, mask, width, got);
-    size_t m = bytewise(addrs, mask, width, want);
-    CHECK_EQ_U64(n, m);
-    for (size_t i = 0; i < n && i < m; i++) {
-        CHECK_EQ_U64(got[i].line, want[i].line);
-        CHECK_EQ_U64(got[i].lanes, want[i].lanes);
-        CHECK_EQ_U64(got[i].sectors, want[i].sectors);
-        CHECK_EQ_U64(got[i].bytes[0], want[i].bytes[0]);
-        CHECK_EQ_U64(got[i].bytes[1], want[i].bytes[1]);
+        check_same(addrs, mask, width);
     }
 }
 
