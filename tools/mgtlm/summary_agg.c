@@ -3,10 +3,9 @@
  * the longest part of the name before a '.' that names a block); stats of no block,
  * and those whose own name holds a '.' (the host's per-kernel "k0.cycles": rows per
  * launch, whose totals the summary's execution time, kernels and IPC lines give), are
- * left out; per-port counters
- * ("port[3]_out") aggregate under their own names, like any counter; histograms of one
- * key share their width (one table row), and their bucket counts, which can depend on
- * parameters, merge up to the longest. */
+ * left out; per-port counters ("port[3]_out") aggregate under their own names, like
+ * any counter; histograms of one key share their width (one table row), and their
+ * bucket counts, which can depend on parameters, merge up to the longest. */
 #include "summary_agg.h"
 
 #include <stdlib.h>
