@@ -169,6 +169,21 @@ uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n)
     return k;
 }
 
+bool ats_lines_take(AtsLines *l, const char *text, size_t len)
+{
+    size_t at = l->start;
+    if (len == 0 || l->end - at <= len || l->buf[at + len] != '\n' ||
+        text[len - 1] == '\r' || l->nul < at + len ||
+        memcmp(l->buf + at, text, len) != 0) {
+        return false;
+    }
+    l->offset = l->base + at;
+    l->start = at + len + 1;
+    l->length = len;
+    l->number++;
+    return true;
+}
+
 bool ats_lines_next(AtsLines *l, char **line, SimError *err)
 {
     *line = NULL;

@@ -48,6 +48,12 @@ bool ats_lines_next(AtsLines *l, char **line, SimError *err);
  * ats_lines_number. Never reads the file or fails: a skip of instruction lines
  * (ats_reader_skip) without returning each. */
 uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n);
+/* Passes over the next line when it is text (len bytes, no NUL byte) followed by
+ * '\n', and text does not end with '\r', within the buffer: the line ats_lines_next
+ * would return as text, counted as returned (ats_lines_number, _offset, _length), but
+ * not cut (no NUL written). Returns false, with nothing read, for any other line or
+ * when the buffer does not hold len + 1 bytes (never reads the file). */
+bool ats_lines_take(AtsLines *l, const char *text, size_t len);
 /* The file offset of the first byte of the line last returned (or passed over). */
 uint64_t ats_lines_offset(const AtsLines *l);
 /* True if the file is read as it is (not gzip-compressed): ats_lines_seek then moves

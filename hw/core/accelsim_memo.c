@@ -30,6 +30,7 @@ struct AtsTextSlot {
  * misses reads no slot. */
 struct AtsTextMemo {
     uint64_t tag[ATS_TEXT_MEMO_SLOTS];
+    uint32_t last; /* the slot the last recall chose, ATS_TEXT_MEMO_NONE for none */
     AtsTextSlot slot[ATS_TEXT_MEMO_SLOTS];
 };
 
@@ -41,6 +42,7 @@ AtsTextMemo *ats_text_memo_new(void)
     AtsTextMemo *m = malloc(sizeof *m);
     if (m) {
         memset(m->tag, 0, sizeof m->tag);
+        m->last = ATS_TEXT_MEMO_NONE;
     }
     return m;
 }
@@ -74,29 +76,54 @@ static uint64_t memo_tag(const char *p, size_t len)
     return (h & ~(uint64_t)0xffff) | len;
 }
 
+const char *ats_text_memo_text(const AtsTextMemo *m, uint32_t at, const AtsWarpBuf *wb,
+                               size_t *len)
+{
+    if (at >= ATS_TEXT_MEMO_SLOTS || m->tag[at] == 0) {
+        return NULL;
+    }
+    const AtsTextSlot *s = &m->slot[at];
+    const AtsWarp *w = wb->warp;
+    if (w->ninst >= wb->inst_cap || w->naddrs + s->lanes > wb->addr_cap ||
+        w->naddrs + s->lanes > UINT32_MAX) {
+        return NULL;
+    }
+    *len = m->tag[at] & 0xffff;
+    return s->text;
+}
+
+void ats_text_memo_take(const AtsTextMemo *m, uint32_t at, AtsWarpBuf *wb, bool *unknown)
+{
+    const AtsTextSlot *s = &m->slot[at];
+    AtsWarp *w = wb->warp;
+    AtsInst *in = &w->inst[w->ninst++];
+    *in = s->inst;
+    if (in->width > 0) {
+        in->addr_off = (uint32_t)w->naddrs;
+    }
+    if (s->lanes > 0) { /* none: the pool may not exist yet */
+        memcpy(w->addrs + w->naddrs, s->addrs, s->lanes * sizeof *s->addrs);
+        w->naddrs += s->lanes;
+    }
+    *unknown = s->unknown;
+}
+
 bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpBuf *wb,
                           bool *unknown, AtsTextSlot **pending)
 {
     *pending = NULL;
+    m->last = ATS_TEXT_MEMO_NONE;
     if (len == 0 || len > ATS_TEXT_MEMO_BYTES) {
         return false;
     }
     uint64_t tag = memo_tag(line, len);
-    size_t i = tag >> 52 & (ATS_TEXT_MEMO_SLOTS - 1);
+    uint32_t i = (uint32_t)(tag >> 52 & (ATS_TEXT_MEMO_SLOTS - 1));
     AtsTextSlot *s = &m->slot[i];
-    AtsWarp *w = wb->warp;
-    if (m->tag[i] == tag && memcmp(s->text, line, len) == 0 && w->ninst < wb->inst_cap &&
-        w->naddrs + s->lanes <= wb->addr_cap && w->naddrs + s->lanes <= UINT32_MAX) {
-        AtsInst *in = &w->inst[w->ninst++];
-        *in = s->inst;
-        if (in->width > 0) {
-            in->addr_off = (uint32_t)w->naddrs;
-        }
-        if (s->lanes > 0) { /* none: the pool may not exist yet */
-            memcpy(w->addrs + w->naddrs, s->addrs, s->lanes * sizeof *s->addrs);
-            w->naddrs += s->lanes;
-        }
-        *unknown = s->unknown;
+    m->last = i;
+    size_t kept;
+    if (m->tag[i] == tag && ats_text_memo_text(m, i, wb, &kept) &&
+        memcmp(s->text, line, len) == 0) {
+        ats_text_memo_take(m, i, wb, unknown);
         return true;
     }
     m->tag[i] = 0;
@@ -105,6 +132,11 @@ bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpB
     memcpy(s->text, line, len);
     *pending = s;
     return false;
+}
+
+uint32_t ats_text_memo_last(const AtsTextMemo *m)
+{
+    return m->last;
 }
 
 void ats_text_memo_keep(AtsTextSlot *s, const AtsWarpBuf *wb, bool unknown)

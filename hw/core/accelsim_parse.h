@@ -75,6 +75,7 @@ typedef struct AtsLineMemo {
  * are cleared. */
 #define ATS_TEXT_MEMO_SLOTS 4096
 #define ATS_TEXT_MEMO_BYTES 192
+#define ATS_TEXT_MEMO_NONE UINT32_MAX
 
 typedef struct AtsTextMemo AtsTextMemo;
 typedef struct AtsTextSlot AtsTextSlot;
@@ -133,6 +134,17 @@ static inline bool ats_warp_reserve_addrs(AtsWarpBuf *wb, size_t more, AtsWhere 
  * (out of memory, more than 2^32 addresses). */
 bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpBuf *wb,
                           bool *unknown, AtsTextSlot **pending);
+/* The slot the last ats_text_memo_recall chose (hit, or the pending slot of a miss),
+ * ATS_TEXT_MEMO_NONE when it kept none: a reader's guess for the line at the same
+ * place of the next block (accelsim_read.c). */
+uint32_t ats_text_memo_last(const AtsTextMemo *m);
+/* The text of slot at (of ats_text_memo_last) with its length in *len, when the slot
+ * holds a line and wb can take its instruction without growing; NULL otherwise. */
+const char *ats_text_memo_text(const AtsTextMemo *m, uint32_t at, const AtsWarpBuf *wb,
+                               size_t *len);
+/* Appends the instruction and addresses of slot at to wb, and sets *unknown as its
+ * parse did: what a recall of its text does (call after ats_text_memo_text gave it). */
+void ats_text_memo_take(const AtsTextMemo *m, uint32_t at, AtsWarpBuf *wb, bool *unknown);
 /* Keeps in the slot ats_text_memo_recall gave the instruction just appended to wb (the
  * line's parse) and whether its opcode was unknown. */
 void ats_text_memo_keep(AtsTextSlot *slot, const AtsWarpBuf *wb, bool unknown);

@@ -23,7 +23,13 @@
  *   line (ats_reader_peek stops here), and the body, parsed or skipped. Skipping reads
  *   the instruction lines as lines only (a line that starts a structure line, '#',
  *   'w', 't' or 'i', is refused there as when parsing); their own errors are not
- *   found (a later parse of the same file finds them). */
+ *   found (a later parse of the same file finds them).
+ * - A reader that keeps the memo of whole lines (not ats_reader_trust) first compares
+ *   line i of warp w with the text of the slot that line i of warp w took in the
+ *   block before (read_guess): the blocks of a kernel repeat their warps' lines (97 %
+ *   of the tracegen GEMM's), and such a line is passed over without the search for
+ *   its end, the trimming and the hash (docs/performance.md, "Guessing a line from the
+ *   block before"). Any other line goes the usual way, so a guess changes no result. */
 #include "hw/core/accelsim_read.h"
 
 #include <inttypes.h>
@@ -48,6 +54,13 @@ typedef struct ReadMemos {
     AtsLineMemo starts;
 } ReadMemos;
 
+/* The memo slots that the instruction lines of one warp number took in the last block
+ * parsed (ATS_TEXT_MEMO_NONE: none), slot[i] for line i; cap lines. */
+typedef struct ReadGuess {
+    uint32_t *slot;
+    size_t cap;
+} ReadGuess;
+
 struct AtsReader {
     AtsLines *lines;
     AtsKernelInfo info;
@@ -56,6 +69,7 @@ struct AtsReader {
     uint32_t xyz[3];    /* the peeked block's coordinates (READ_PEEKED) */
     AtsCta cta;         /* the reader's own block */
     AtsWarpBuf *bufs;   /* bufs[w]: cta.warps[w] with its capacities */
+    ReadGuess *guess;   /* guess[w]: warp w's lines in the last block parsed */
     ReadMemos *memos;   /* from the first warp parsed */
     AtsTextMemo *texts; /* from the first line parsed untrusted; NULL when trusted */
     size_t len;         /* of the line read_line returned last */
@@ -147,7 +161,8 @@ static bool read_own_block(AtsReader *r, SimError *err)
     size_t nwarps = (size_t)((threads + ATS_LANES - 1) / ATS_LANES);
     r->cta.warps = calloc(nwarps, sizeof *r->cta.warps);
     r->bufs = calloc(nwarps, sizeof *r->bufs);
-    if (!r->cta.warps || !r->bufs) {
+    r->guess = calloc(nwarps, sizeof *r->guess);
+    if (!r->cta.warps || !r->bufs || !r->guess) {
         return read_fail(r, err, "%s", "out of memory");
     }
     r->cta.nwarps = nwarps;
@@ -290,6 +305,47 @@ static void read_drop_addrs(AtsWarp *w)
     }
 }
 
+/* Line i of warp w when it is the text of the memo slot that line i of warp w took in
+ * the last block parsed: passed over without a search for its end or a hash, its
+ * instruction appended to wb, *unknown set. False, with nothing read, otherwise. */
+static bool read_guess(AtsReader *r, AtsWarpBuf *wb, uint64_t w, uint64_t i,
+                       bool *unknown)
+{
+    const ReadGuess *g = &r->guess[w];
+    const char *text;
+    size_t len;
+    if (i >= g->cap || !(text = ats_text_memo_text(r->texts, g->slot[i], wb, &len)) ||
+        !ats_lines_take(r->lines, text, len)) {
+        return false;
+    }
+    ats_text_memo_take(r->texts, g->slot[i], wb, unknown);
+    r->len = len;
+    return true;
+}
+
+/* Notes the slot the memo chose for line i of warp w (nothing when out of memory:
+ * the guess only saves time). */
+static void read_guess_keep(AtsReader *r, uint64_t w, uint64_t i)
+{
+    ReadGuess *g = &r->guess[w];
+    if (i >= g->cap) {
+        size_t cap = g->cap ? g->cap : 64;
+        while (cap <= i) {
+            cap *= 2;
+        }
+        uint32_t *slot = realloc(g->slot, cap * sizeof *slot);
+        if (!slot) {
+            return;
+        }
+        for (size_t k = g->cap; k < cap; k++) {
+            slot[k] = ATS_TEXT_MEMO_NONE;
+        }
+        g->slot = slot;
+        g->cap = cap;
+    }
+    g->slot[i] = ats_text_memo_last(r->texts);
+}
+
 /* Reads the k instruction lines of warp w, into wb when parse is true. */
 static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k,
                             uint64_t w, SimError *err)
@@ -302,6 +358,14 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
         /* a skip passes over plain lines in bulk; each other line goes below */
         if (!parse && (i += ats_lines_skip_plain(r->lines, k - i)) == k) {
             break;
+        }
+        bool unknown = false;
+        if (parse && r->texts && read_guess(r, wb, w, i, &unknown)) {
+            if (!read_lanes_ok(r, wb, lanes, w, err)) {
+                return false;
+            }
+            r->unknown += unknown;
+            continue;
         }
         char *line;
         if (!read_line(r, false, &line, err)) {
@@ -324,13 +388,16 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
         if (!parse) {
             continue;
         }
-        bool unknown = false;
         AtsTextSlot *pending = NULL;
         if (!r->trusted && !r->texts) {
             r->texts = ats_text_memo_new(); /* at the first line parsed in full */
         }
-        if (!(r->texts &&
-              ats_text_memo_recall(r->texts, line, r->len, wb, &unknown, &pending))) {
+        bool recalled = r->texts && ats_text_memo_recall(r->texts, line, r->len, wb,
+                                                         &unknown, &pending);
+        if (r->texts) {
+            read_guess_keep(r, w, i);
+        }
+        if (!recalled) {
             if (!ats_inst_parse(line, &r->info, &r->memos->ops, &r->memos->starts, wb,
                                 r->trusted, &unknown, read_where(r), err)) {
                 return false;
@@ -550,6 +617,12 @@ void ats_reader_close(AtsReader *r)
         ats_lines_close(r->lines);
         ats_text_memo_free(r->texts);
         free(r->memos);
+        if (r->guess) {
+            for (size_t w = 0; w < r->cta.nwarps; w++) {
+                free(r->guess[w].slot);
+            }
+        }
+        free(r->guess);
         ats_cta_free(&r->cta);
         free(r->bufs);
         free(r);

@@ -1,0 +1,263 @@
+/* Unit tests of the reader's guess (hw/core/accelsim_read.c): line i of warp w is first
+ * compared with the memo slot that line i of warp w took in the block before
+ * (ats_lines_take). A line passed over so gives what its parse gives, and a line it
+ * must not take (a longer line that starts with the text, blanks before or after,
+ * CRLF, a NUL) goes the usual way. Expected values: the same blocks read each from a
+ * file of its own (a reader with no block before, so no guess), and line numbers
+ * counted in the text the test writes. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../harness.h"
+#include "hw/core/accelsim_lines.h"
+#include "hw/core/accelsim_read.h"
+
+static char tmpdir[] = "/tmp/test_accelsim_guess_XXXXXX";
+
+static const char header[] = "-kernel name = g\n"
+                             "-grid dim = (2,2,1)\n"
+                             "-block dim = (64,1,1)\n"
+                             "-shmem = 0\n"
+                             "-nregs = 8\n"
+                             "-shmem base_addr = 0x1000000\n"
+                             "-local mem base_addr = 0x2000000\n"
+                             "-accelsim tracer version = 4\n";
+
+#define BLOCKS 4
+#define BAD_PC "00x0 ffffffff 0 NOP 0 0"
+
+/* Every warp runs these four lines (a global load, a shared load, an unknown opcode,
+ * exit); blocks 2 and 3 change some of them. */
+static const char blocks[BLOCKS][600] = {
+    "#BEGIN_TB\nthread block = 0,0,0\n"
+    "warp = 0\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "warp = 1\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "#END_TB\n",
+    /* the same lines: every one a guess */
+    "#BEGIN_TB\nthread block = 1,0,0\n"
+    "warp = 0\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "warp = 1\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "#END_TB\n",
+    /* a longer line (stride 40), a blank after, CRLF, blanks before */
+    "#BEGIN_TB\nthread block = 0,1,0\n"
+    "warp = 0\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 40\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4 \n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\r\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "warp = 1\ninsts = 4\n"
+    "  0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "#END_TB\n",
+    /* guesses, then a bad line whose number the message must give */
+    "#BEGIN_TB\nthread block = 1,1,0\n"
+    "warp = 0\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
+    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "warp = 1\ninsts = 4\n"
+    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
+    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n" BAD_PC "\n"
+    "0030 ffffffff 0 EXIT 0 0\n"
+    "#END_TB\n",
+};
+
+static char *path_of(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void write_text(const char *path, const char *a, size_t alen, const char *b,
+                       size_t blen)
+{
+    FILE *f = fopen(path, "w");
+    fwrite(a, 1, alen, f);
+    fwrite(b, 1, blen, f);
+    fclose(f);
+}
+
+static AtsReader *open_reader(const char *path, bool sent_only)
+{
+    SimError err = {{0}};
+    AtsKernelInfo k;
+    AtsReader *r = ats_reader_open(path, &k, &err);
+    CHECK(r != NULL);
+    if (!r) {
+        fprintf(stderr, "%s\n", err.msg);
+    } else if (sent_only) {
+        ats_reader_sent_only(r);
+    }
+    return r;
+}
+
+static bool same_cta(const AtsCta *a, const AtsCta *b)
+{
+    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
+        return false;
+    }
+    for (size_t w = 0; w < a->nwarps; w++) {
+        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
+        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
+            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
+            (p->naddrs &&
+             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Block b read from a file of its own (the expected block; *unknown its unknown
+ * opcodes), compared with got. */
+static void check_alone(int b, bool sent_only, const AtsCta *got, uint64_t *unknown)
+{
+    char *path = path_of("alone.traceg");
+    write_text(path, header, strlen(header), blocks[b], strlen(blocks[b]));
+    AtsReader *r = open_reader(path, sent_only);
+    if (!r) {
+        return;
+    }
+    SimError err = {{0}};
+    const AtsCta *want = NULL;
+    bool got_it = false;
+    CHECK(ats_reader_view(r, &want, &got_it, &err) && got_it);
+    CHECK(want && same_cta(got, want));
+    *unknown = ats_reader_unknown(r);
+    ats_reader_close(r);
+}
+
+/* The number of the line of text that starts with line (0 if none). */
+static uint64_t line_number(const char *text, const char *line)
+{
+    const char *at = strstr(text, line);
+    uint64_t n = 1;
+    for (const char *p = text; at && p < at; p++) {
+        n += *p == '\n';
+    }
+    return at ? n : 0;
+}
+
+/* The four blocks in one file: each as read alone, and the bad line named by its
+ * number, with all addresses kept and with those that do not leave the sm dropped. */
+static void test_blocks(void)
+{
+    static char all[sizeof header + sizeof blocks];
+    size_t n = (size_t)snprintf(all, sizeof all, "%s", header);
+    for (int b = 0; b < BLOCKS; b++) {
+        n += (size_t)snprintf(all + n, sizeof all - n, "%s", blocks[b]);
+    }
+    char want[SIM_ERROR_MAX];
+    snprintf(want, sizeof want, "%s:%" PRIu64 ": bad PC \"00x0\" (hexadecimal)",
+             path_of("all.traceg"), line_number(all, BAD_PC));
+    for (int sent_only = 0; sent_only < 2; sent_only++) {
+        write_text(path_of("all.traceg"), all, n, "", 0);
+        AtsReader *r = open_reader(path_of("all.traceg"), sent_only);
+        if (!r) {
+            return;
+        }
+        SimError err = {{0}};
+        uint64_t unknown = 0;
+        for (int b = 0; b < BLOCKS - 1; b++) {
+            const AtsCta *view = NULL;
+            bool got = false;
+            CHECK(ats_reader_view(r, &view, &got, &err) && got);
+            uint64_t alone = 0;
+            if (view) {
+                check_alone(b, sent_only, view, &alone);
+            }
+            unknown += alone;
+            CHECK_EQ_U64(ats_reader_unknown(r), unknown);
+        }
+        const AtsCta *view = NULL;
+        bool got = false;
+        CHECK(!ats_reader_view(r, &view, &got, &err));
+        CHECK_STR(err.msg, want);
+        ats_reader_close(r);
+    }
+}
+
+/* ats_lines_take passes over a line that is exactly the text and its '\n', counted as
+ * ats_lines_next counts it, and nothing else. */
+static void test_take(void)
+{
+    static const char text[] = "0000 a\n0000 ab\n0010 b\r\n0010 c\r \n0020 d";
+    char *path = path_of("take.txt");
+    write_text(path, text, strlen(text), "", 0);
+    SimError err = {{0}};
+    AtsLines *l = ats_lines_open(path, &err);
+    CHECK(l != NULL);
+    if (!l) {
+        return;
+    }
+    char *line = NULL;
+    CHECK(ats_lines_next(l, &line, &err) && line); /* fills the buffer */
+    CHECK(!ats_lines_take(l, "0000 a", 6));        /* a longer line */
+    CHECK(!ats_lines_take(l, "", 0));
+    CHECK_EQ_U64(ats_lines_number(l), 1);
+    CHECK(ats_lines_take(l, "0000 ab", 7));
+    CHECK_EQ_U64(ats_lines_number(l), 2);
+    CHECK_EQ_U64(ats_lines_offset(l), 7);
+    CHECK_EQ_U64(ats_lines_length(l), 7);
+    CHECK(!ats_lines_take(l, "0010 b", 6));   /* CRLF */
+    CHECK(!ats_lines_take(l, "0010 b\r", 7)); /* next would return it without '\r' */
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "0010 b");
+    CHECK(!ats_lines_take(l, "0010 c", 6));
+    CHECK(ats_lines_take(l, "0010 c\r ", 8)); /* as next returns it */
+    CHECK_EQ_U64(ats_lines_number(l), 4);
+    CHECK(!ats_lines_take(l, "0020 d", 6)); /* no '\n' */
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "0020 d");
+    CHECK(ats_lines_next(l, &line, &err) && !line);
+    ats_lines_close(l);
+
+    static const char nul[] = "0000 a\n00\0 b\n";
+    write_text(path, nul, sizeof nul - 1, "", 0);
+    l = ats_lines_open(path, &err);
+    CHECK(l != NULL);
+    if (!l) {
+        return;
+    }
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK(!ats_lines_take(l, "00\0 b", 5));
+    CHECK(!ats_lines_next(l, &line, &err));
+    CHECK(strstr(err.msg, ":2: NUL byte in the line") != NULL);
+    ats_lines_close(l);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(test_take);
+    RUN(test_blocks);
+    static const char *const names[] = {"alone.traceg", "all.traceg", "take.txt"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        unlink(path_of(names[i]));
+    }
+    rmdir(tmpdir);
+    return harness_report();
+}
