@@ -84,7 +84,7 @@ bool egress_push(Egress *q, Txn *t, SimTime delay)
     return sent;
 }
 
-bool egress_pump(Egress *q)
+bool egress_pump_items(Egress *q)
 {
     bool sent = false;
     bool open = egress_send_due(q, &sent);

@@ -75,10 +75,17 @@ void egress_add_to(Egress *q, Port *port, Txn *t, SimTime when);
  * true if it sent anything: drained is not called from here, so a caller that must
  * react like drained does it itself. */
 bool egress_push(Egress *q, Txn *t, SimTime delay);
+/* egress_pump of a queue that holds items (egress.c). */
+bool egress_pump_items(Egress *q);
 /* Sends every due head as far as the ports accept, then (unless external_wake)
  * schedules the queue's wake at a head not yet due, and calls drained if it sent
- * anything. Returns false if a port refused a due head (it waits for on_free). */
-bool egress_pump(Egress *q);
+ * anything. Returns false if a port refused a due head (it waits for on_free).
+ * Inline for the empty queue: the sm pumps its queue twice a cycle, mostly empty on a
+ * compute-bound trace (1.2 % of a gpu4 GEMM run went to calls that found nothing). */
+static inline bool egress_pump(Egress *q)
+{
+    return q->n == 0 || egress_pump_items(q);
+}
 /* Items queued. */
 size_t egress_len(const Egress *q);
 /* Departure time of the head, SIM_TIME_MAX if empty. */
