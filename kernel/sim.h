@@ -92,7 +92,8 @@ void sim_watch(Sim *sim, const volatile sig_atomic_t *flag);
  * to stderr: at once, or for a kernel of the partitioned engine (engine.h) at the end
  * of the engine_run, the lines of all partitions merged by (time, partition), so
  * that stderr does not depend on the thread count. */
-void sim_report(Sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_report(Sim *sim, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), nonnull(2)));
 
 /* Deterministic identifiers for new transactions (1, 2, 3, ... in partition 0). */
 uint64_t sim_next_txn_id(Sim *sim);

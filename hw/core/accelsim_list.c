@@ -125,8 +125,11 @@ static bool list_push(AtsList *list, size_t *cap, AtsCmd *c, SimError *err)
     return true;
 }
 
-static bool list_launch(const char *dir, const char *line, AtsCmd *c, const char *file,
-                        uint64_t ln, SimError *err)
+/* nonnull: what GCC 12 needs to see that dir and line are strings under
+ * -fsanitize=undefined -O2 (else -Wformat-truncation, an error with werror). */
+static __attribute__((nonnull(1, 2))) bool list_launch(const char *dir, const char *line,
+                                                       AtsCmd *c, const char *file,
+                                                       uint64_t ln, SimError *err)
 {
     if (!list_kernel_name_ok(line)) {
         return sim_error_set(err,
