@@ -218,6 +218,34 @@ static void test_cta_interns(void)
     ats_cta_free(&c);
 }
 
+/* Two warps whose IADDs differ only in their last source register (byte 41 of the
+ * encoding, in its last word): each byte of an entry counts, so the second IADD takes
+ * an entry of its own (4 entries) and each warp decodes to its own instruction. */
+static void test_cta_interns_whole_entry(void)
+{
+    const uint32_t mask[2] = {0xffffffff, 0xffffffff};
+    AtsCta c = three_inst_warps(2, mask);
+    for (size_t k = 0; k < 2; k++) {
+        AtsInst *in = &c.warps[k].inst[0];
+        in->nsrc = 6;
+        memcpy(in->src, (const uint8_t[]){2, 3, 5, 6, 7, 8}, 6);
+    }
+    c.warps[1].inst[0].src[5] = 9;
+    size_t n;
+    uint8_t *buf = core_cta_message(&c, &n);
+    CoreCta back;
+    SimError err;
+    CHECK(core_cta_decode(buf, n, &back, &err));
+    CHECK_EQ_U64(back.ntable, 4);
+    for (size_t w = 0; w < 2; w++) {
+        CHECK(memcmp(core_warp_inst(&back.warps[w], 0), &c.warps[w].inst[0],
+                     sizeof(AtsInst)) == 0);
+    }
+    core_cta_free(&back);
+    free(buf);
+    ats_cta_free(&c);
+}
+
 /* One plan, two CTAs: the second's IADD has the bytes of the first's, but the first's
  * table is forgotten, so the second's message has a table of its own (3 entries, index
  * 0 for the IADD) and decodes. */
@@ -268,6 +296,7 @@ int main(void)
     RUN(test_cta_round_trip);
     RUN(test_cta_keeps_sent_addresses);
     RUN(test_cta_interns);
+    RUN(test_cta_interns_whole_entry);
     RUN(test_cta_plan_reused);
     RUN(test_cta_from);
     return harness_report();
