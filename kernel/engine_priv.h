@@ -51,7 +51,7 @@ double engine_clock(void);
 /* Ends the crew's helper threads and frees it (NULL: nothing). */
 void engine_crew_free(EngineCrew *crew);
 /* Schedules in partition d the messages sent to it in window k, in sending-partition
- * order (pub: the values published for window k). */
+ * order (pub: the values published for window k), and empties their buffers. */
 void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub);
 /* Writes the partitions' report lines to stderr merged by (time, partition), each
  * partition's in its own order (single-threaded). */

@@ -31,7 +31,7 @@ void eventq_destroy(EventQueue *q)
 static void *eventq_slab(EventQueue *q, size_t n, size_t size)
 {
     q->chunks = xgrow(q->chunks, &q->chunk_cap, q->nchunks + 1, sizeof *q->chunks, 16);
-    void *p = xcalloc(n, size);
+    void *p = xcalloc_lines(n, size);
     q->chunks[q->nchunks++] = p;
     return p;
 }

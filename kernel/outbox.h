@@ -48,7 +48,8 @@ void outbox_put(Outbox *o, SimTime at, Port *dst, Txn *t);
 /* Starts window k for every outbox of side s: buffers k % 2 are written from now on
  * (they must have been released) and nothing was sent yet. */
 void outbox_side_begin(OutboxSide *s, unsigned k);
-/* Drops the messages of buf[which] (releasing their transactions). */
+/* Drops the messages of buf[which] (releasing their transactions): those never
+ * delivered, since a delivery empties the buffer (engine_deliver). */
 void outbox_release(Outbox *o, unsigned which);
 /* Releases both buffers and their storage. */
 void outbox_destroy(Outbox *o);

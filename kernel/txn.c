@@ -166,7 +166,7 @@ static Txn *txn_pool_get(TxnPool *pool)
     if (!pool->free_list) {
         pool->slabs = xgrow(pool->slabs, &pool->slab_cap, pool->nslabs + 1,
                             sizeof *pool->slabs, 16);
-        Txn *slab = xcalloc(TXN_SLAB, sizeof *slab);
+        Txn *slab = xcalloc_lines(TXN_SLAB, sizeof *slab);
         pool->slabs[pool->nslabs++] = slab;
         for (size_t i = 0; i < TXN_SLAB; i++) {
             slab[i].next_free = pool->free_list;
@@ -243,9 +243,10 @@ Txn *txn_copy(Sim *sim, const Txn *t)
 {
     Txn *c = txn_blank(sim, t->cmd, t->addr, t->len);
     TxnPool *pool = c->pool;
-    memcpy(c, t, offsetof(Txn, refs));
+    *c = *t;
     c->refs = 1;
     c->pool = pool;
+    c->next_free = NULL;
     c->data = NULL;
     c->be = NULL;
     c->parents = NULL;

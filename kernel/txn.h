@@ -62,23 +62,36 @@ typedef struct TxnThread {
     uint32_t size;
 } TxnThread;
 
+/* Layout: what the fabric reads of every transaction it passes (command, address,
+ * length, data, the GPUs, the reference count) fills the first 64 bytes, and a
+ * transaction starts a cache line (the pool's slabs are aligned): a hop reads one line
+ * of it instead of three or four (docs/performance.md, "One line of a transaction"). */
 typedef struct Txn {
-    uint64_t id;
-    TxnCmd cmd;
-    TxnCmd req_cmd;             /* for TXN_RESP: the command answered; else == cmd */
-    const TxnCmdDecl *declared; /* the command when cmd or req_cmd is TXN_DECLARED */
-    TxnStatus status;
+    _Alignas(64) uint64_t id;
     uint64_t addr;
-    uint32_t len;  /* bytes addressed */
     uint8_t *data; /* len bytes (address order) or NULL; owned by the txn */
     uint8_t *be;   /* len byte-enable bytes (0 or 0xff) or NULL = all enabled */
+    TxnCmd cmd;
+    TxnCmd req_cmd; /* for TXN_RESP: the command answered; else == cmd */
+    TxnStatus status;
+    uint32_t len;  /* bytes addressed */
     int16_t src;   /* requesting GPU */
     int16_t dst;   /* destination GPU on the fabric */
     int16_t unit;  /* requesting unit inside src (e.g. CU index) */
     bool posted;   /* a write that expects no response */
-    /* extension fields, one member per line of txn_fields.def (0 = not set) */
-#define TXN_FIELD(name, type, kind, response, doc) type name;
+    uint32_t refs; /* references held (txn_ref, txn_unref): do not touch */
+    /* extension fields, one member per line of txn_fields.def (0 = not set): those
+     * of TXN_FIELD_FIRST here, the others below */
+#define TXN_FIELD(name, type, kind, response, doc)
+#define TXN_FIELD_FIRST(name, type, kind, response, doc) type name;
 #include "txn_fields.def"
+#undef TXN_FIELD_FIRST
+#undef TXN_FIELD
+    const TxnCmdDecl *declared; /* the command when cmd or req_cmd is TXN_DECLARED */
+#define TXN_FIELD(name, type, kind, response, doc) type name;
+#define TXN_FIELD_FIRST(name, type, kind, response, doc)
+#include "txn_fields.def"
+#undef TXN_FIELD_FIRST
 #undef TXN_FIELD
     uint32_t nparents;  /* ids of the transactions this one coalesces or splits */
     uint64_t *parents;  /* owned by the txn */
@@ -86,7 +99,6 @@ typedef struct Txn {
     TxnThread *threads; /* owned by the txn */
     SimTime born;       /* time of creation (latency statistics) */
     /* pool bookkeeping: do not touch */
-    uint32_t refs;
     TxnPool *pool;
     struct Txn *next_free;
     uint8_t inline_data[TXN_INLINE_BYTES];
