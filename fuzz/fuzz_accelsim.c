@@ -59,23 +59,6 @@ static void check_cta(const AtsKernelInfo *k, const AtsCta *cta)
     }
 }
 
-static bool same_cta(const AtsCta *a, const AtsCta *b)
-{
-    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
-        return false;
-    }
-    for (size_t w = 0; w < a->nwarps; w++) {
-        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
-        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
-            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
-            (p->naddrs &&
-             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The second reader's step for block i (the first reader read cta, or reached the end
  * when got is false). */
 static void check_step(AtsReader *r2, size_t i, const AtsCta *cta, bool got)
@@ -98,7 +81,7 @@ static void check_step(AtsReader *r2, size_t i, const AtsCta *cta, bool got)
             fail("skip refuses a block that next reads");
         }
     } else if (!ats_reader_view(r2, &view, &got2, &err) || !got2 ||
-               !same_cta(view, cta)) {
+               !ats_cta_same(view, cta)) {
         fail("view differs from next");
     }
 }

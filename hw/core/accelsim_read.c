@@ -638,3 +638,20 @@ void ats_cta_free(AtsCta *cta)
     free(cta->warps);
     *cta = (AtsCta){0};
 }
+
+bool ats_cta_same(const AtsCta *a, const AtsCta *b)
+{
+    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
+        return false;
+    }
+    for (size_t w = 0; w < a->nwarps; w++) {
+        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
+        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
+            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
+            (p->naddrs &&
+             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -88,5 +88,8 @@ void ats_reader_close(AtsReader *r);
 
 /* Frees what a CTA holds and zeroes it. */
 void ats_cta_free(AtsCta *cta);
+/* Whether a and b are the same block: coordinates, warps, and every instruction and
+ * address of each (byte for byte). */
+bool ats_cta_same(const AtsCta *a, const AtsCta *b);
 
 #endif

@@ -28,57 +28,22 @@ static const char header[] = "-kernel name = g\n"
 
 /* Every warp runs these four lines (a global load, a shared load, an unknown opcode,
  * exit); blocks 2 and 3 change some of them. */
+#define LDG "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4"
+#define LDS "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4"
+#define TEX "0020 00000001 1 R1 TEX.B 1 R2 0"
+#define EXIT "0030 ffffffff 0 EXIT 0 0"
+#define WARP(w, a, b, c, d) "warp = " #w "\ninsts = 4\n" a "\n" b "\n" c "\n" d "\n"
+#define BLOCK(xy, w0, w1) "#BEGIN_TB\nthread block = " xy ",0\n" w0 w1 "#END_TB\n"
+
 static const char blocks[BLOCKS][600] = {
-    "#BEGIN_TB\nthread block = 0,0,0\n"
-    "warp = 0\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "warp = 1\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "#END_TB\n",
+    BLOCK("0,0", WARP(0, LDG, LDS, TEX, EXIT), WARP(1, LDG, LDS, TEX, EXIT)),
     /* the same lines: every one a guess */
-    "#BEGIN_TB\nthread block = 1,0,0\n"
-    "warp = 0\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "warp = 1\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "#END_TB\n",
+    BLOCK("1,0", WARP(0, LDG, LDS, TEX, EXIT), WARP(1, LDG, LDS, TEX, EXIT)),
     /* a longer line (stride 40), a blank after, CRLF, blanks before */
-    "#BEGIN_TB\nthread block = 0,1,0\n"
-    "warp = 0\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 40\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4 \n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\r\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "warp = 1\ninsts = 4\n"
-    "  0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "#END_TB\n",
+    BLOCK("0,1", WARP(0, LDG "0", LDS " ", TEX "\r", EXIT),
+          WARP(1, "  " LDG, LDS, TEX, EXIT)),
     /* guesses, then a bad line whose number the message must give */
-    "#BEGIN_TB\nthread block = 1,1,0\n"
-    "warp = 0\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n"
-    "0020 00000001 1 R1 TEX.B 1 R2 0\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "warp = 1\ninsts = 4\n"
-    "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x7000 4\n"
-    "0010 ffffffff 1 R3 LDS 1 R2 4 1 0x100 4\n" BAD_PC "\n"
-    "0030 ffffffff 0 EXIT 0 0\n"
-    "#END_TB\n",
+    BLOCK("1,1", WARP(0, LDG, LDS, TEX, EXIT), WARP(1, LDG, LDS, BAD_PC, EXIT)),
 };
 
 static char *path_of(const char *name)
@@ -111,23 +76,6 @@ static AtsReader *open_reader(const char *path, bool sent_only)
     return r;
 }
 
-static bool same_cta(const AtsCta *a, const AtsCta *b)
-{
-    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
-        return false;
-    }
-    for (size_t w = 0; w < a->nwarps; w++) {
-        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
-        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
-            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
-            (p->naddrs &&
-             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Block b read from a file of its own (the expected block; *unknown its unknown
  * opcodes), compared with got. */
 static void check_alone(int b, bool sent_only, const AtsCta *got, uint64_t *unknown)
@@ -142,7 +90,7 @@ static void check_alone(int b, bool sent_only, const AtsCta *got, uint64_t *unkn
     const AtsCta *want = NULL;
     bool got_it = false;
     CHECK(ats_reader_view(r, &want, &got_it, &err) && got_it);
-    CHECK(want && same_cta(got, want));
+    CHECK(want && ats_cta_same(got, want));
     *unknown = ats_reader_unknown(r);
     ats_reader_close(r);
 }

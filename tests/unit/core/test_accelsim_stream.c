@@ -80,23 +80,6 @@ static AtsReader *open_or_report(const char *path)
     return r;
 }
 
-static bool same_cta(const AtsCta *a, const AtsCta *b)
-{
-    if (a->x != b->x || a->y != b->y || a->z != b->z || a->nwarps != b->nwarps) {
-        return false;
-    }
-    for (size_t w = 0; w < a->nwarps; w++) {
-        const AtsWarp *p = &a->warps[w], *q = &b->warps[w];
-        if (p->ninst != q->ninst || p->naddrs != q->naddrs ||
-            (p->ninst && memcmp(p->inst, q->inst, p->ninst * sizeof *p->inst) != 0) ||
-            (p->naddrs &&
-             memcmp(p->addrs, q->addrs, p->naddrs * sizeof *p->addrs) != 0)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Every block of three read with ats_reader_view equals its ats_reader_next copy; a
  * warp the next block does not list has no instructions in the reader's block. */
 static void test_view_equals_next(void)
@@ -121,7 +104,7 @@ static void test_view_equals_next(void)
         if (!got_a || !got_b) {
             break;
         }
-        CHECK(same_cta(&cta, view));
+        CHECK(ats_cta_same(&cta, view));
         if (blocks == 0) {
             CHECK_EQ_U64(view->warps[1].ninst, 2);
             CHECK_EQ_U64(view->warps[1].naddrs, 2);
@@ -439,12 +422,41 @@ static void test_long_file_errors(void)
     }
 }
 
+/* ats_cta_same tells blocks apart by coordinates, instructions and addresses. */
+static void test_cta_same(void)
+{
+    AtsInst in[2] = {{.pc = 0x10, .mask = 3, .cls = ATS_LDG, .width = 4},
+                     {.pc = 0x20, .mask = 1, .cls = ATS_EXIT}};
+    uint64_t addrs[2] = {0x100, 0x104};
+    AtsWarp wa = {.inst = in, .ninst = 2, .addrs = addrs, .naddrs = 2};
+    AtsInst in2[2];
+    uint64_t addrs2[2];
+    memcpy(in2, in, sizeof in);
+    memcpy(addrs2, addrs, sizeof addrs);
+    AtsWarp wb = {.inst = in2, .ninst = 2, .addrs = addrs2, .naddrs = 2};
+    AtsCta a = {.x = 1, .warps = &wa, .nwarps = 1},
+           b = {.x = 1, .warps = &wb, .nwarps = 1};
+    CHECK(ats_cta_same(&a, &b));
+    addrs2[1] = 0x108;
+    CHECK(!ats_cta_same(&a, &b));
+    addrs2[1] = 0x104;
+    in2[1].mask = 3;
+    CHECK(!ats_cta_same(&a, &b));
+    in2[1].mask = 1;
+    b.y = 1;
+    CHECK(!ats_cta_same(&a, &b));
+    b.y = 0;
+    wb.ninst = 1;
+    CHECK(!ats_cta_same(&a, &b));
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
     }
+    RUN(test_cta_same);
     RUN(test_view_equals_next);
     RUN(test_peek_skip);
     RUN(test_skip_checks);
