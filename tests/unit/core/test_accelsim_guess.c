@@ -1,15 +1,14 @@
 /* Unit tests of the reader's guess (hw/core/accelsim_read.c): line i of warp w is first
  * compared with the memo slot that line i of warp w took in the block before
- * (ats_lines_take). A line passed over so gives what its parse gives, and a line it
- * must not take (a longer line that starts with the text, blanks before or after,
- * CRLF, a NUL) goes the usual way. Expected values: the same blocks read each from a
- * file of its own (a reader with no block before, so no guess), and line numbers
- * counted in the text the test writes. */
+ * (ats_lines_take, tested in test_accelsim_stream.c). A line passed over so gives what
+ * its parse gives, and a line it must not take (a longer line that starts with the
+ * text, blanks before or after, CRLF) goes the usual way. Expected values: the same
+ * blocks read each from a file of its own (a reader with no block before, so no guess),
+ * and line numbers counted in the text the test writes. */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "../harness.h"
-#include "hw/core/accelsim_lines.h"
 #include "hw/core/accelsim_read.h"
 
 static char tmpdir[] = "/tmp/test_accelsim_guess_XXXXXX";
@@ -145,64 +144,14 @@ static void test_blocks(void)
     }
 }
 
-/* ats_lines_take passes over a line that is exactly the text and its '\n', counted as
- * ats_lines_next counts it, and nothing else. */
-static void test_take(void)
-{
-    static const char text[] = "0000 a\n0000 ab\n0010 b\r\n0010 c\r \n0020 d";
-    char *path = path_of("take.txt");
-    write_text(path, text, strlen(text), "", 0);
-    SimError err = {{0}};
-    AtsLines *l = ats_lines_open(path, &err);
-    CHECK(l != NULL);
-    if (!l) {
-        return;
-    }
-    char *line = NULL;
-    CHECK(ats_lines_next(l, &line, &err) && line); /* fills the buffer */
-    CHECK(!ats_lines_take(l, "0000 a", 6));        /* a longer line */
-    CHECK(!ats_lines_take(l, "", 0));
-    CHECK_EQ_U64(ats_lines_number(l), 1);
-    CHECK(ats_lines_take(l, "0000 ab", 7));
-    CHECK_EQ_U64(ats_lines_number(l), 2);
-    CHECK_EQ_U64(ats_lines_offset(l), 7);
-    CHECK_EQ_U64(ats_lines_length(l), 7);
-    CHECK(!ats_lines_take(l, "0010 b", 6));   /* CRLF */
-    CHECK(!ats_lines_take(l, "0010 b\r", 7)); /* next would return it without '\r' */
-    CHECK(ats_lines_next(l, &line, &err) && line);
-    CHECK_STR(line, "0010 b");
-    CHECK(!ats_lines_take(l, "0010 c", 6));
-    CHECK(ats_lines_take(l, "0010 c\r ", 8)); /* as next returns it */
-    CHECK_EQ_U64(ats_lines_number(l), 4);
-    CHECK(!ats_lines_take(l, "0020 d", 6)); /* no '\n' */
-    CHECK(ats_lines_next(l, &line, &err) && line);
-    CHECK_STR(line, "0020 d");
-    CHECK(ats_lines_next(l, &line, &err) && !line);
-    ats_lines_close(l);
-
-    static const char nul[] = "0000 a\n00\0 b\n";
-    write_text(path, nul, sizeof nul - 1, "", 0);
-    l = ats_lines_open(path, &err);
-    CHECK(l != NULL);
-    if (!l) {
-        return;
-    }
-    CHECK(ats_lines_next(l, &line, &err) && line);
-    CHECK(!ats_lines_take(l, "00\0 b", 5));
-    CHECK(!ats_lines_next(l, &line, &err));
-    CHECK(strstr(err.msg, ":2: NUL byte in the line") != NULL);
-    ats_lines_close(l);
-}
-
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
     }
-    RUN(test_take);
     RUN(test_blocks);
-    static const char *const names[] = {"alone.traceg", "all.traceg", "take.txt"};
+    static const char *const names[] = {"alone.traceg", "all.traceg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         unlink(path_of(names[i]));
     }

@@ -2,7 +2,8 @@
  * accelsim_lines.c): a block read in place (ats_reader_view) equals its copy
  * (ats_reader_next); ats_reader_peek gives a block's coordinates once and
  * ats_reader_skip passes over it checking its structure lines only, with the
- * messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain); the
+ * messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain) and a
+ * line that is exactly a given text (ats_lines_take, the reader's guess); the
  * reader's own block is cleared between blocks; and a file of several read chunks (lines
  * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain and .gz)
  * gives every address its line wrote, with a NUL byte or an overlong line in a later
@@ -66,6 +67,20 @@ static void write_text(const char *path, const char *a, const char *b)
     fputs(a, f);
     fputs(b, f);
     fclose(f);
+}
+
+/* The file `name` of the n bytes at text (NUL bytes included), opened by the line
+ * reader; NULL (a failed check) if it cannot be. */
+static AtsLines *lines_of(const char *name, const char *text, size_t n)
+{
+    char *path = path_of(name);
+    FILE *f = fopen(path, "w");
+    fwrite(text, 1, n, f);
+    fclose(f);
+    SimError err = {{0}};
+    AtsLines *l = ats_lines_open(path, &err);
+    CHECK(l != NULL);
+    return l;
 }
 
 static AtsReader *open_or_report(const char *path)
@@ -226,14 +241,12 @@ static void test_skip_checks(void)
  * returns; line numbers count the lines passed. */
 static void test_skip_plain(void)
 {
-    char *path = path_of("lines.txt");
-    write_text(path, "0000 a\n0010 b\n\n  0020 c\n", "warp = 0\n0030 d\n");
-    SimError err = {{0}};
-    AtsLines *l = ats_lines_open(path, &err);
-    CHECK(l != NULL);
+    static const char text[] = "0000 a\n0010 b\n\n  0020 c\nwarp = 0\n0030 d\n";
+    AtsLines *l = lines_of("lines.txt", text, sizeof text - 1);
     if (!l) {
         return;
     }
+    SimError err = {{0}};
     char *line = NULL;
     CHECK(ats_lines_next(l, &line, &err) && line); /* fills the buffer */
     CHECK_STR(line, "0000 a");
@@ -250,6 +263,50 @@ static void test_skip_plain(void)
     CHECK_EQ_U64(ats_lines_skip_plain(l, 10), 1);
     CHECK_EQ_U64(ats_lines_number(l), 6);
     CHECK(ats_lines_next(l, &line, &err) && !line);
+    ats_lines_close(l);
+}
+
+/* ats_lines_take passes over a line that is exactly the text and its '\n', counted as
+ * ats_lines_next counts it, and nothing else. */
+static void test_take(void)
+{
+    static const char text[] = "0000 a\n0000 ab\n0010 b\r\n0010 c\r \n0020 d";
+    AtsLines *l = lines_of("lines.txt", text, sizeof text - 1);
+    if (!l) {
+        return;
+    }
+    SimError err = {{0}};
+    char *line = NULL;
+    CHECK(ats_lines_next(l, &line, &err) && line); /* fills the buffer */
+    CHECK(!ats_lines_take(l, "0000 a", 6));        /* a longer line */
+    CHECK(!ats_lines_take(l, "", 0));
+    CHECK_EQ_U64(ats_lines_number(l), 1);
+    CHECK(ats_lines_take(l, "0000 ab", 7));
+    CHECK_EQ_U64(ats_lines_number(l), 2);
+    CHECK_EQ_U64(ats_lines_offset(l), 7);
+    CHECK_EQ_U64(ats_lines_length(l), 7);
+    CHECK(!ats_lines_take(l, "0010 b", 6));   /* CRLF */
+    CHECK(!ats_lines_take(l, "0010 b\r", 7)); /* next would return it without '\r' */
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "0010 b");
+    CHECK(!ats_lines_take(l, "0010 c", 6));
+    CHECK(ats_lines_take(l, "0010 c\r ", 8)); /* as next returns it */
+    CHECK_EQ_U64(ats_lines_number(l), 4);
+    CHECK(!ats_lines_take(l, "0020 d", 6)); /* no '\n' */
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK_STR(line, "0020 d");
+    CHECK(ats_lines_next(l, &line, &err) && !line);
+    ats_lines_close(l);
+
+    static const char nul[] = "0000 a\n00\0 b\n";
+    l = lines_of("lines.txt", nul, sizeof nul - 1);
+    if (!l) {
+        return;
+    }
+    CHECK(ats_lines_next(l, &line, &err) && line);
+    CHECK(!ats_lines_take(l, "00\0 b", 5));
+    CHECK(!ats_lines_next(l, &line, &err));
+    CHECK(strstr(err.msg, ":2: NUL byte in the line") != NULL);
     ats_lines_close(l);
 }
 
@@ -461,6 +518,7 @@ int main(void)
     RUN(test_peek_skip);
     RUN(test_skip_checks);
     RUN(test_skip_plain);
+    RUN(test_take);
     RUN(test_long_file);
     RUN(test_long_file_errors);
     static const char *const names[] = {
