@@ -169,8 +169,10 @@ double engine_clock(void)
  * order (pub: the values published for window k), and empties their buffers: every
  * message of a buffer is delivered (its transaction handed over), so the sender's
  * release a window later (outbox_release, after the barrier that ends this window)
- * finds nothing to read in a buffer gone cold since (267 k of the 7.5 M first-level
- * read misses of a gpu4 SpMV run, cachegrind; docs/performance.md). */
+ * finds nothing to read in a buffer gone cold since (267 k of the 8.2 M first-level
+ * read misses of a gpu4 SpMV run, cachegrind; docs/performance.md). With threads, the
+ * count is one write a window into a line the sender also writes: one line transfer
+ * per pair of partitions and window. */
 void engine_deliver(Engine *e, uint32_t d, unsigned k, const EnginePub *pub)
 {
     for (uint32_t s = 0; s < e->n; s++) {

@@ -33,10 +33,10 @@
 #include "event_heap.h"
 #include "sim.h"
 
-/* A node fills one cache line (the slabs are aligned): 56 bytes at any offset crossed
- * a line boundary in most nodes, and a push or a run touched two lines (cachegrind of
- * a gpu4 SpMV: the queue's first-level misses 2.44 M to 2.09 M; docs/performance.md,
- * "One line of a transaction"). */
+/* A node fills one cache line (the slabs, of nodes and of buckets, are aligned): 56
+ * bytes at any offset crossed a line boundary in most nodes, and a push or a run
+ * touched two lines (cachegrind of a gpu4 SpMV: the queue's first-level misses 2.44 M
+ * to 2.09 M; docs/performance.md, "One line of a transaction"). */
 struct SimNode {
     _Alignas(64) SimTime time;
     SimProc fn;

@@ -48,8 +48,9 @@ void outbox_put(Outbox *o, SimTime at, Port *dst, Txn *t);
 /* Starts window k for every outbox of side s: buffers k % 2 are written from now on
  * (they must have been released) and nothing was sent yet. */
 void outbox_side_begin(OutboxSide *s, unsigned k);
-/* Drops the messages of buf[which] (releasing their transactions): those never
- * delivered, since a delivery empties the buffer (engine_deliver). */
+/* Drops the messages of buf[which], releasing the transactions of those not
+ * delivered: engine_deliver empties a buffer it delivered; engine_flush and the MPI
+ * engine leave their delivered messages, whose transaction is NULL. */
 void outbox_release(Outbox *o, unsigned which);
 /* Releases both buffers and their storage. */
 void outbox_destroy(Outbox *o);

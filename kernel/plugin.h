@@ -43,7 +43,7 @@
 /* 2: port_cut_deliver lost its move argument (cut wires always move); txn_pool_claim and
  * xcalloc_lines added. 3: a Port keeps its cut wire's delivered credits (credit_at,
  * credit_ev) and cut_used counts the slots whose credits it has not applied yet */
-#define MGTLM_PLUGIN_ABI_VERSION 3
+#define MGTLM_PLUGIN_ABI_VERSION 4
 
 /* What a plug-in was compiled against (see MGTLM_PLUGIN_ABI_INIT). */
 typedef struct MgtlmPluginAbi {

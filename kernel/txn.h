@@ -105,6 +105,10 @@ typedef struct Txn {
     uint8_t inline_be[TXN_INLINE_BYTES];
 } Txn;
 
+/* The first line is full: a member more there (a second TXN_FIELD_FIRST, say) would
+ * push one of the fields every hop reads out of it. */
+_Static_assert(offsetof(Txn, declared) <= 64, "the first 64 bytes of a Txn are full");
+
 /* The extension fields of txn_fields.def as data, in log order: txn_fields[i] for
  * i < TXN_FIELD_COUNT. Read or write one with txn_field_get / txn_field_set. */
 typedef enum TxnFieldKind {

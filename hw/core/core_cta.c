@@ -49,11 +49,11 @@ static void core_inst_encode(const AtsInst *in, uint32_t width, uint32_t addr_of
     memset(p + 44, 0, 4);
 }
 
+_Static_assert(CORE_INST_BYTES % 8 == 0, "plan_same compares whole words");
+
 /* Whether the encoded instructions a and b are the same: six word compares where a
  * memcmp of CORE_INST_BYTES stayed a call into libc (24 instructions a line of a
  * gpu4 GEMM's scan). */
-_Static_assert(CORE_INST_BYTES % 8 == 0, "plan_same compares whole words");
-
 static bool plan_same(const uint8_t *a, const uint8_t *b)
 {
     uint64_t diff = 0;

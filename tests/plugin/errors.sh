@@ -40,7 +40,7 @@ expect "mgtlm: bad_plugin_1.so: not an mgtlm plug-in (no symbol mgtlm_plugin_abi
     --plugin bad_plugin_1.so blocks
 expect "mgtlm: bad_plugin_2.so: not an mgtlm plug-in (no symbol mgtlm_plugin_register)" \
     blocks --plugin=bad_plugin_2.so
-expect "mgtlm: ./bad_plugin_3.so: plug-in ABI 4, this mgtlm has ABI 3: rebuild the plug-in against this mgtlm" \
+expect "mgtlm: ./bad_plugin_3.so: plug-in ABI 5, this mgtlm has ABI 4: rebuild the plug-in against this mgtlm" \
     validate x.json --plugin ./bad_plugin_3.so
 expect "mgtlm: bad_plugin_4.so: plug-in built with a 1-byte Txn, this mgtlm's is [0-9]* bytes: rebuild the plug-in against this mgtlm" \
     run x.json --plugin bad_plugin_4.so
