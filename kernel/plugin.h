@@ -42,7 +42,9 @@
 
 /* 2: port_cut_deliver lost its move argument (cut wires always move); txn_pool_claim and
  * xcalloc_lines added. 3: a Port keeps its cut wire's delivered credits (credit_at,
- * credit_ev) and cut_used counts the slots whose credits it has not applied yet */
+ * credit_ev) and cut_used counts the slots whose credits it has not applied yet. 4: a
+ * Txn's members reordered and Txn and event nodes 64-byte aligned; egress_pump inline
+ * over egress_pump_items */
 #define MGTLM_PLUGIN_ABI_VERSION 4
 
 /* What a plug-in was compiled against (see MGTLM_PLUGIN_ABI_INIT). */

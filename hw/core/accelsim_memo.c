@@ -76,20 +76,22 @@ static uint64_t memo_tag(const char *p, size_t len)
     return (h & ~(uint64_t)0xffff) | len;
 }
 
+/* Whether wb can take the instruction and addresses of s without growing. */
+static bool memo_fits(const AtsTextSlot *s, const AtsWarpBuf *wb)
+{
+    const AtsWarp *w = wb->warp;
+    return w->ninst < wb->inst_cap && w->naddrs + s->lanes <= wb->addr_cap &&
+           w->naddrs + s->lanes <= UINT32_MAX;
+}
+
 const char *ats_text_memo_text(const AtsTextMemo *m, uint32_t at, const AtsWarpBuf *wb,
                                size_t *len)
 {
-    if (at >= ATS_TEXT_MEMO_SLOTS || m->tag[at] == 0) {
-        return NULL;
-    }
-    const AtsTextSlot *s = &m->slot[at];
-    const AtsWarp *w = wb->warp;
-    if (w->ninst >= wb->inst_cap || w->naddrs + s->lanes > wb->addr_cap ||
-        w->naddrs + s->lanes > UINT32_MAX) {
+    if (at >= ATS_TEXT_MEMO_SLOTS || m->tag[at] == 0 || !memo_fits(&m->slot[at], wb)) {
         return NULL;
     }
     *len = m->tag[at] & 0xffff;
-    return s->text;
+    return m->slot[at].text;
 }
 
 void ats_text_memo_take(const AtsTextMemo *m, uint32_t at, AtsWarpBuf *wb, bool *unknown)
@@ -120,9 +122,7 @@ bool ats_text_memo_recall(AtsTextMemo *m, const char *line, size_t len, AtsWarpB
     uint32_t i = (uint32_t)(tag >> 52 & (ATS_TEXT_MEMO_SLOTS - 1));
     AtsTextSlot *s = &m->slot[i];
     m->last = i;
-    size_t kept;
-    if (m->tag[i] == tag && ats_text_memo_text(m, i, wb, &kept) &&
-        memcmp(s->text, line, len) == 0) {
+    if (m->tag[i] == tag && memo_fits(s, wb) && memcmp(s->text, line, len) == 0) {
         ats_text_memo_take(m, i, wb, unknown);
         return true;
     }

@@ -346,6 +346,57 @@ static void read_guess_keep(AtsReader *r, uint64_t w, uint64_t i)
     g->slot[i] = ats_text_memo_last(r->texts);
 }
 
+/* Reads line i of the k instruction lines of warp w as a line, and when parse is true
+ * its instruction into wb (from the memo or parsed), *unknown set. */
+static bool read_inst(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t i, uint64_t k,
+                      uint64_t w, bool *unknown, SimError *err)
+{
+    char *line;
+    if (!read_line(r, false, &line, err)) {
+        return false;
+    }
+    if (!line) {
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": end of file after %" PRIu64 " of %" PRIu64
+                             " instructions of warp %" PRIu64,
+                             ats_lines_path(r->lines), ats_lines_number(r->lines), i, k,
+                             w);
+    }
+    if (line[0] == '#' || line[0] == 'w' || line[0] == 't' || line[0] == 'i') {
+        AtsWhere at = read_where(r);
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": \"%.20s\" after %" PRIu64 " of %" PRIu64
+                             " instructions of warp %" PRIu64,
+                             at.file, at.line, line, i, k, w);
+    }
+    if (!parse) {
+        return true;
+    }
+    AtsTextSlot *pending = NULL;
+    if (!r->trusted && !r->texts) {
+        r->texts = ats_text_memo_new(); /* at the first line parsed in full */
+    }
+    bool recalled =
+        r->texts && ats_text_memo_recall(r->texts, line, r->len, wb, unknown, &pending);
+    if (r->texts) {
+        read_guess_keep(r, w, i);
+    }
+    if (recalled) {
+        return true;
+    }
+    if (!ats_inst_parse(line, &r->info, &r->memos->ops, &r->memos->starts, wb, r->trusted,
+                        unknown, read_where(r), err)) {
+        return false;
+    }
+    if (r->sent_only) {
+        read_drop_addrs(wb->warp);
+    }
+    if (pending) {
+        ats_text_memo_keep(pending, wb, *unknown);
+    }
+    return true;
+}
+
 /* Reads the k instruction lines of warp w, into wb when parse is true. */
 static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k,
                             uint64_t w, SimError *err)
@@ -360,56 +411,11 @@ static bool read_warp_insts(AtsReader *r, AtsWarpBuf *wb, bool parse, uint64_t k
             break;
         }
         bool unknown = false;
-        if (parse && r->texts && read_guess(r, wb, w, i, &unknown)) {
-            if (!read_lanes_ok(r, wb, lanes, w, err)) {
-                return false;
-            }
-            r->unknown += unknown;
-            continue;
-        }
-        char *line;
-        if (!read_line(r, false, &line, err)) {
+        if (!(parse && r->texts && read_guess(r, wb, w, i, &unknown)) &&
+            !read_inst(r, wb, parse, i, k, w, &unknown, err)) {
             return false;
         }
-        if (!line) {
-            return sim_error_set(err,
-                                 "%s:%" PRIu64 ": end of file after %" PRIu64
-                                 " of %" PRIu64 " instructions of warp %" PRIu64,
-                                 ats_lines_path(r->lines), ats_lines_number(r->lines), i,
-                                 k, w);
-        }
-        if (line[0] == '#' || line[0] == 'w' || line[0] == 't' || line[0] == 'i') {
-            AtsWhere at = read_where(r);
-            return sim_error_set(err,
-                                 "%s:%" PRIu64 ": \"%.20s\" after %" PRIu64 " of %" PRIu64
-                                 " instructions of warp %" PRIu64,
-                                 at.file, at.line, line, i, k, w);
-        }
-        if (!parse) {
-            continue;
-        }
-        AtsTextSlot *pending = NULL;
-        if (!r->trusted && !r->texts) {
-            r->texts = ats_text_memo_new(); /* at the first line parsed in full */
-        }
-        bool recalled = r->texts && ats_text_memo_recall(r->texts, line, r->len, wb,
-                                                         &unknown, &pending);
-        if (r->texts) {
-            read_guess_keep(r, w, i);
-        }
-        if (!recalled) {
-            if (!ats_inst_parse(line, &r->info, &r->memos->ops, &r->memos->starts, wb,
-                                r->trusted, &unknown, read_where(r), err)) {
-                return false;
-            }
-            if (r->sent_only) {
-                read_drop_addrs(wb->warp);
-            }
-            if (pending) {
-                ats_text_memo_keep(pending, wb, unknown);
-            }
-        }
-        if (!read_lanes_ok(r, wb, lanes, w, err)) {
+        if (parse && !read_lanes_ok(r, wb, lanes, w, err)) {
             return false;
         }
         r->unknown += unknown;
