@@ -367,7 +367,7 @@ static uint64_t sched_min(uint64_t a, uint64_t b)
 static void sched_issue(SmSched *s, uint32_t slot, uint64_t cycle, SmIssue *out)
 {
     SmSlot *w = &s->slots[slot];
-    const AtsInst *in = core_warp_inst(w->warp, w->pc);
+    const AtsInst *in = s->next[slot]; /* the slot is ready, so sched_wake set it */
     SmIssueKind kind = sched_kind(in->cls);
     *out = (SmIssue){.slot = slot,
                      .cta = s->ctas[w->cta].tag,
