@@ -3,12 +3,13 @@
  * pass-through loop, the recording hook and cut wires (see port.h).
  *
  * Speed: port_take prefetches the transaction it leaves at the head of the buffer:
- * its first 128 bytes (command, ids, address, length, data pointer, wire bytes:
- * three cache lines, since transactions are not 64-byte aligned) and its reference
- * count (which a send over a cut wire reads). A block peeks that one at its next
- * round, usually after other blocks have run and pushed it out of the cache: the miss
- * at that peek was the hottest instruction of link_pump and xbar_route in a
- * memory-bound run (docs/performance.md, "Prefetching the next transaction").
+ * its first two cache lines (a transaction starts a line: txn.h), the first with
+ * every field a hop reads (command, ids, address, length, data pointer, GPUs,
+ * reference count, wire bytes), the second with the declared command, the extension
+ * fields and the threads. A block peeks that one at its next round, usually after
+ * other blocks have run and pushed it out of the cache: the miss at that peek was the
+ * hottest instruction of link_pump and xbar_route in a memory-bound run
+ * (docs/performance.md, "Prefetching the next transaction").
  * A cut wire's credits are not events: the sender keeps the ones delivered to it, in
  * time order, and applies those due when it is short of a slot; only a refused sender
  * is woken, by one event at its next credit's time (port.h; 2.9 M of the 30.3 M
@@ -277,8 +278,6 @@ Txn *port_take(Port *p)
     if (next) {
         __builtin_prefetch(next);
         __builtin_prefetch((const char *)next + 64);
-        __builtin_prefetch((const char *)next + 127);
-        __builtin_prefetch(&next->refs);
     }
     if (p->cut) {
         SimTime now = sim_now(p->owner->sim);
