@@ -51,6 +51,8 @@ typedef struct Script {
                             with a one-slot buffer */
     bool finish_first;   /* the dispatcher sends a finish before the launch */
     uint32_t kernels;    /* launches, one after the other (0 means 1) */
+    const char *trace;   /* the platform's trace folder (turns the data check on) */
+    SimTime until;       /* the run stops after this time (0: at its end) */
     /* dispatcher results */
     size_t refused; /* answers with a status other than ok */
     TxnStatus launch_status;
@@ -294,7 +296,8 @@ static Run run_sm(Script *sc, const char *params)
     Run run = {.sim = sim_new()};
     SimError err = {0};
     PlatformDesc d = {.registry = registry()};
-    d.info = (PlatformInfo){.gpus = 1, .mem_bytes = 1ull << 40, .clock = CYC, .seed = 1};
+    d.info = (PlatformInfo){
+        .gpus = 1, .mem_bytes = 1ull << 40, .clock = CYC, .seed = 1, .trace = sc->trace};
     json_t *pj = params ? json_loads(params, 0, NULL) : NULL;
     json_t *mj = sc->take_every ? json_pack("{s:i}", "buffer", 1) : NULL;
     CHECK(!params || pj);
@@ -320,7 +323,7 @@ static Run run_sm(Script *sc, const char *params)
         return run;
     }
     platform_reset(run.p);
-    sim_run(run.sim, SIM_TIME_MAX);
+    sim_run(run.sim, sc->until ? sc->until : SIM_TIME_MAX);
     platform_finish_stats(run.p);
     return run;
 }
@@ -886,6 +889,49 @@ static void test_atomics_local_wavefront_fence(void)
     run_free(&r);
 }
 
+/* With the data check on (a trace: the hand-written one of data/check, whose scan the
+ * sm takes; its kernels fit the sm), a read is kept until its answer: a piece as its
+ * address and length, a wavefront as a reference to the read. A reset before the
+ * answer lets the reference go. One warp: LDG R1 (2 lanes x 4 B at 0x1000, 0x1004);
+ * EXIT. The read leaves at 10000 (after the xlat) and would be answered at 110000; the
+ * run stops at 50000 and the platform is reset: the wavefront run's reset gives back
+ * one transaction more than the piece run's (the kept read). */
+static size_t given_back_at_reset(const char *params)
+{
+    WarpB w = {0};
+    memop(&w, ATS_LDG, 1, NONE, 0x3, 4, 0x1000, 4);
+    alu(&w, ATS_EXIT, NONE, NONE);
+    AtsWarp aw = warp_of(&w);
+    AtsCta cta = {.nwarps = 1, .warps = &aw};
+    Script sc = {.launch = launch_small(),
+                 .ctas = &cta,
+                 .nctas = 1,
+                 .trace = "tests/unit/core/data/check",
+                 .until = 50 * CYC};
+    Run r = run_sm(&sc, params);
+    CHECK(r.p != NULL);
+    if (!r.p) {
+        return 0;
+    }
+    CHECK_EQ_U64(sc.nrecs, 2); /* kernel_begin, the read */
+    CHECK_EQ_U64(sc.recs[1].at, 10000);
+    CHECK_EQ_U64(stat(&r, "reads"), 1);
+    TxnPool *pool = sim_txn_pool(r.sim);
+    size_t live = txn_pool_live(pool);
+    platform_reset(r.p);
+    size_t back = live - txn_pool_live(pool);
+    platform_free(r.p);
+    sim_free(r.sim); /* the answer in flight is an event's until here */
+    return back;
+}
+
+static void test_reset_lets_kept_reads_go(void)
+{
+    size_t piece = given_back_at_reset(NULL);
+    size_t wavefront = given_back_at_reset("{\"wavefront\": true}");
+    CHECK_EQ_U64(wavefront, piece + 1);
+}
+
 /* Backpressure: the memory holds one request and takes one per 5 cycles. One warp:
  * LDG R1 (4 lanes, stride 128: 4 lines); LDG R2 (one lane, line 0x1200); EXIT. The
  * first LDG issues at 10 (after the xlat); its requests are due at 10 ... 13, but
@@ -964,6 +1010,7 @@ int main(void)
     RUN(test_coalescing_line_128);
     RUN(test_coalescing_line_64);
     RUN(test_atomics_local_wavefront_fence);
+    RUN(test_reset_lets_kept_reads_go);
     RUN(test_backpressure);
     RUN(test_ctl_error);
     RUN(test_bad_params);
