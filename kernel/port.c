@@ -5,8 +5,8 @@
  * Speed: port_take prefetches the transaction it leaves at the head of the buffer:
  * its first two cache lines (a transaction starts a line: txn.h), the first with
  * every field a hop reads (command, ids, address, length, data pointer, GPUs,
- * reference count, wire bytes), the second with the declared command, the extension
- * fields and the threads. A block peeks that one at its next round, usually after
+ * reference count, wire bytes), the second with the declared command and most
+ * extension fields. A block peeks that one at its next round, usually after
  * other blocks have run and pushed it out of the cache: the miss at that peek was the
  * hottest instruction of link_pump and xbar_route in a memory-bound run
  * (docs/performance.md, "Prefetching the next transaction").

@@ -14,12 +14,12 @@
  *   about 500 requests a warp.
  * - A lane's bytes are set as ranges of bits, and the sectors are worked out once from
  *   the bytes at the end: a sector is touched exactly when one of its bytes is.
- * - The run keeps its bytes as one range of offsets while each piece starts where the
- *   one before it ended (lanes in address order, each `width` bytes after the last:
- *   the usual access), and turns the range into bits only when a piece does not, or
- *   when the run moves out: a coalesced lane costs a compare and a store instead of
- *   four masks (a GEMM's global access, 16 lanes on each of two lines, cost 1,700
- *   instructions before, stop 40). */
+ * - The run keeps its bytes as one range of offsets while each piece starts at the
+ *   byte after the one before it ended (lanes in address order, each `width` bytes
+ *   after the last: the usual access), and turns the range into bits only when a
+ *   piece does not, or when the run moves out: such a lane costs two compares and a
+ *   store instead of four masks (a GEMM's global access, 16 lanes on each of two
+ *   lines, cost 1,700 instructions before, stop 40). */
 #include "hw/core/sm_coalesce.h"
 
 #include <assert.h>

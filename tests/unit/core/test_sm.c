@@ -916,6 +916,9 @@ static size_t given_back_at_reset(const char *params)
     CHECK_EQ_U64(sc.nrecs, 2); /* kernel_begin, the read */
     CHECK_EQ_U64(sc.recs[1].at, 10000);
     CHECK_EQ_U64(stat(&r, "reads"), 1);
+    CHECK_EQ_U64(stat(&r, "ctl_errors"), 0);
+    CHECK_EQ_U64(stat(&r, "status_errors"), 0);
+    CHECK_EQ_U64(stat(&r, "resp_unmatched_errors"), 0);
     TxnPool *pool = sim_txn_pool(r.sim);
     size_t live = txn_pool_live(pool);
     platform_reset(r.p);
