@@ -350,12 +350,18 @@ static void latency_of(const Run *r, uint64_t *sum, uint64_t *count)
     }
 }
 
+/* The sm counted no malformed control, error status or unmatched answer. */
+static void check_no_errors(const Run *r)
+{
+    CHECK_EQ_U64(stat(r, "ctl_errors"), 0);
+    CHECK_EQ_U64(stat(r, "status_errors"), 0);
+    CHECK_EQ_U64(stat(r, "resp_unmatched_errors"), 0);
+}
+
 static void run_free(Run *r)
 {
     if (r->p) {
-        CHECK_EQ_U64(stat(r, "ctl_errors"), 0);
-        CHECK_EQ_U64(stat(r, "status_errors"), 0);
-        CHECK_EQ_U64(stat(r, "resp_unmatched_errors"), 0);
+        check_no_errors(r);
     }
     platform_free(r->p);
     CHECK_EQ_U64(txn_pool_live(sim_txn_pool(r->sim)), 0);
@@ -916,9 +922,7 @@ static size_t given_back_at_reset(const char *params)
     CHECK_EQ_U64(sc.nrecs, 2); /* kernel_begin, the read */
     CHECK_EQ_U64(sc.recs[1].at, 10000);
     CHECK_EQ_U64(stat(&r, "reads"), 1);
-    CHECK_EQ_U64(stat(&r, "ctl_errors"), 0);
-    CHECK_EQ_U64(stat(&r, "status_errors"), 0);
-    CHECK_EQ_U64(stat(&r, "resp_unmatched_errors"), 0);
+    check_no_errors(&r);
     TxnPool *pool = sim_txn_pool(r.sim);
     size_t live = txn_pool_live(pool);
     platform_reset(r.p);
