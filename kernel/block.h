@@ -53,6 +53,13 @@ typedef struct ParamDef {
     const char *key; /* JSON key */
     size_t offset;   /* offsetof(State, field) */
     ParamType type;
+    /* Every instance of the platform whose type marks a parameter of this key holds
+     * one value of it, which the loader checks (exit 2, platform_one_value.c in
+     * kernel/platform/): CARVE's rdc, epoch and imst `coherence`. It sits in what was
+     * padding: sizeof(ParamDef) and the plug-in ABI do not change, and a plug-in built
+     * before it reads false. A table written without member names gives it after
+     * `type`. */
+    bool one_value;
     const char *def;            /* default, written as in JSON ("30ns", "64", "true") */
     uint64_t min, max;          /* inclusive bounds in base units (U64/TIME/SIZE/BW/FREQ,
                                    and list length for U64_LIST); max 0 = the

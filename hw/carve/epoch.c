@@ -58,10 +58,11 @@ static const ParamDef epoch_params[] = {
     {.key = "coherence",
      .offset = offsetof(Epoch, coherence),
      .type = PT_ENUM,
+     .one_value = true,
      .def = "hwc",
      .choices = epoch_coherence_choices,
-     .doc = "only swc increments the counter at kernel boundaries; set the rdc and "
-            "imst blocks alike"},
+     .doc = "only swc increments the counter at kernel boundaries; one value for the "
+            "platform's rdc, epoch and imst blocks (the loader checks)"},
     {.key = "initial_epoch",
      .offset = offsetof(Epoch, initial_epoch),
      .type = PT_U64,

@@ -67,9 +67,11 @@ static const ParamDef imst_params[] = {
     {.key = "coherence",
      .offset = offsetof(Imst, coherence),
      .type = PT_ENUM,
+     .one_value = true,
      .def = "hwc",
      .choices = imst_coherence_choices,
-     .doc = "only hwc sends write-invalidates; set the rdc and epoch blocks alike"},
+     .doc = "only hwc sends write-invalidates; one value for the "
+            "platform's rdc, epoch and imst blocks (the loader checks)"},
     {.key = "demote_prob",
      .offset = offsetof(Imst, demote_prob),
      .type = PT_DOUBLE,

@@ -127,10 +127,12 @@ static const ParamDef rdc_params[] = {
     {.key = "coherence",
      .offset = offsetof(Rdc, coherence),
      .type = PT_ENUM,
+     .one_value = true,
      .def = "hwc",
      .choices = rdc_coherence_choices,
      .doc = "none (never invalidated), swc (epoch per kernel), hwc (GPU-VI "
-            "write-invalidates); set the epoch and imst blocks alike"},
+            "write-invalidates); one value for the "
+            "platform's rdc, epoch and imst blocks (the loader checks)"},
     {.key = "size",
      .offset = offsetof(Rdc, size),
      .type = PT_SIZE,

@@ -94,7 +94,12 @@ bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
 bool platform_check_instances(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
-    for (size_t i = 0; i < d->ninst; i++) {
+    PlatformOneValue ag;
+    if (!platform_one_value_init(&ag)) {
+        return sim_error_set(err, "out of memory");
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < d->ninst; i++) {
         const char *bad;
         void *state = platform_state_new(&d->inst[i], &d->info, &bad, err);
         if (!state) {
@@ -103,9 +108,12 @@ bool platform_check_instances(PlatformLoad *ld, SimError *err)
             if (bad) {
                 json_pointer_push(p, sizeof p, bad);
             }
-            return platform_fail_prefix(ld, p, err);
+            ok = platform_fail_prefix(ld, p, err);
+            break;
         }
+        ok = platform_one_value_add(&ag, ld, i, state, err);
         platform_state_free(d->inst[i].type, state);
     }
-    return true;
+    platform_one_value_free(&ag);
+    return ok;
 }

@@ -189,8 +189,21 @@ bool platform_check_member(const PlatformLoad *ld, json_t *obj, const char *path
 /* Checks one value for parameter d of type t. */
 bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
                           const PlatformInfo *pi, SimError *err);
-/* Checks every instance added by the loader (errors at "<path>/params/<key>"). */
+/* Checks every instance added by the loader (errors at "<path>/params/<key>"), and
+ * that the parameters marked `one_value` hold one value (platform_one_value.c). */
 bool platform_check_instances(PlatformLoad *ld, SimError *err);
+
+/* platform_one_value.c: the first value of each `one_value` parameter key seen so far. */
+typedef struct PlatformOneValue {
+    json_t *first; /* key -> {"value": canonical value, "inst": instance index} */
+} PlatformOneValue;
+
+bool platform_one_value_init(PlatformOneValue *ag);
+void platform_one_value_free(PlatformOneValue *ag);
+/* Records or compares the `one_value` parameters of instance i, whose parameters state
+ * holds; fails naming the instance's file and JSON path when one differs. */
+bool platform_one_value_add(PlatformOneValue *ag, const PlatformLoad *ld, size_t i,
+                            const void *state, SimError *err);
 
 /* platform_state.c: scratch state structs of block types. */
 /* A zeroed state struct of type t (at least a Block), NULL on OOM; free(). */

@@ -17,7 +17,7 @@ typedef struct TestCtl {
 } TestCtl;
 
 static const ParamDef test_sm_params[] = {
-    {"lanes", offsetof(TestCtl, n), PT_U64, "32", 1, 64, 0, 0, NULL, "test"},
+    {"lanes", offsetof(TestCtl, n), PT_U64, false, "32", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_sm_ports[] = {
     {"mem", NULL, true, "memory side", false, false},
@@ -32,8 +32,8 @@ static const BlockType test_sm = {.name = "test_sm",
                                   .nports = 2};
 
 static const ParamDef test_disp_params[] = {
-    {"sms", offsetof(TestCtl, n), PT_U64, "1", 1, 4096, 0, 0, NULL, "test"},
-    {"interval", offsetof(TestCtl, n), PT_U64, "1", 1, 64, 0, 0, NULL, "test"},
+    {"sms", offsetof(TestCtl, n), PT_U64, false, "1", 1, 4096, 0, 0, NULL, "test"},
+    {"interval", offsetof(TestCtl, n), PT_U64, false, "1", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_disp_ports[] = {
     {"sm", "sms", true, "to sm k", false, false},
@@ -48,7 +48,7 @@ static const BlockType test_dispatch = {.name = "test_dispatch",
                                         .nports = 2};
 
 static const ParamDef test_host_params[] = {
-    {"gpus", offsetof(TestCtl, n), PT_U64, "1", 1, 64, 0, 0, NULL, "test"},
+    {"gpus", offsetof(TestCtl, n), PT_U64, false, "1", 1, 64, 0, 0, NULL, "test"},
 };
 static const PortDef test_host_ports[] = {
     {"gpu", "gpus", true, "to GPU g's dispatcher", false, false},
@@ -62,7 +62,7 @@ static const BlockType test_host = {.name = "test_host",
                                     .nports = 1};
 
 static const ParamDef test_tap_params[] = {
-    {"slots", offsetof(TestCtl, n), PT_U64, "1", 1, 4, 0, 0, NULL, "test"},
+    {"slots", offsetof(TestCtl, n), PT_U64, false, "1", 1, 4, 0, 0, NULL, "test"},
 };
 static const BlockType test_tap = {.name = "test_tap",
                                    .doc = "scaled entry",

@@ -24,20 +24,24 @@ typedef struct Fake {
 static const char *const fake_modes[] = {"lru", "fifo", NULL};
 
 static const ParamDef fake_params[] = {
-    {"entries", offsetof(Fake, entries), PT_U64, "64", 1, 4096, 0, 0, NULL, "entries"},
-    {"on", offsetof(Fake, on), PT_BOOL, "true", 0, 0, 0, 0, NULL, "switch"},
-    {"prob", offsetof(Fake, prob), PT_DOUBLE, "0.25", 0, 0, 0.0, 1.0, NULL,
+    {"entries", offsetof(Fake, entries), PT_U64, false, "64", 1, 4096, 0, 0, NULL,
+     "entries"},
+    {"on", offsetof(Fake, on), PT_BOOL, false, "true", 0, 0, 0, 0, NULL, "switch"},
+    {"prob", offsetof(Fake, prob), PT_DOUBLE, false, "0.25", 0, 0, 0.0, 1.0, NULL,
      "probability"},
-    {"latency", offsetof(Fake, latency), PT_TIME, "30ns", 1, 1000000, 0, 0, NULL,
+    {"latency", offsetof(Fake, latency), PT_TIME, false, "30ns", 1, 1000000, 0, 0, NULL,
      "delay"},
-    {"size", offsetof(Fake, size), PT_SIZE, "1.5MiB", 64, 0, 0, 0, NULL, "capacity"},
-    {"bw", offsetof(Fake, bw), PT_BW, "32GB/s", 0, 0, 0, 0, NULL, "bandwidth"},
-    {"freq", offsetof(Fake, freq), PT_FREQ, "1GHz", 0, 0, 0, 0, NULL, "clock"},
-    {"mode", offsetof(Fake, mode), PT_ENUM, "fifo", 0, 0, 0, 0, fake_modes, "policy"},
-    {"label", offsetof(Fake, label), PT_STRING, "none", 0, 0, 0, 0, NULL, "a name"},
-    {"routes", offsetof(Fake, routes), PT_U64_LIST, "[3, 1, 2]", 1, 4, 0, 0, NULL,
+    {"size", offsetof(Fake, size), PT_SIZE, false, "1.5MiB", 64, 0, 0, 0, NULL,
+     "capacity"},
+    {"bw", offsetof(Fake, bw), PT_BW, false, "32GB/s", 0, 0, 0, 0, NULL, "bandwidth"},
+    {"freq", offsetof(Fake, freq), PT_FREQ, false, "1GHz", 0, 0, 0, 0, NULL, "clock"},
+    {"mode", offsetof(Fake, mode), PT_ENUM, false, "fifo", 0, 0, 0, 0, fake_modes,
+     "policy"},
+    {"label", offsetof(Fake, label), PT_STRING, false, "none", 0, 0, 0, 0, NULL,
+     "a name"},
+    {"routes", offsetof(Fake, routes), PT_U64_LIST, false, "[3, 1, 2]", 1, 4, 0, 0, NULL,
      "ports"},
-    {"needed", offsetof(Fake, needed), PT_U64, NULL, 0, 0, 0, 0, NULL, "required"},
+    {"needed", offsetof(Fake, needed), PT_U64, false, NULL, 0, 0, 0, 0, NULL, "required"},
 };
 
 static const BlockType fake_type = {
@@ -250,9 +254,9 @@ static void test_buffer(void)
 static void test_bad_default(void)
 {
     static const ParamDef bad[] = {
-        {"a", 0, PT_U64, "sixty", 0, 0, 0, 0, NULL, ""},
-        {"b", 0, PT_TIME, "30", 0, 0, 0, 0, NULL, ""},
-        {"c", 0, PT_U64, "0", 1, 0, 0, 0, NULL, ""},
+        {"a", 0, PT_U64, false, "sixty", 0, 0, 0, 0, NULL, ""},
+        {"b", 0, PT_TIME, false, "30", 0, 0, 0, 0, NULL, ""},
+        {"c", 0, PT_U64, false, "0", 1, 0, 0, 0, NULL, ""},
     };
     uint64_t x = 0;
     SimError err;
