@@ -53,27 +53,62 @@ static inline const char *support_wire(const PlatformDesc *d, size_t i)
     return buf;
 }
 
-/* Loads path with optional --set style overrides given as JSON text. */
-static inline bool support_load(const char *path, const char *cli_json, PlatformDesc *d,
-                                SimError *err)
+/* A new registry of the hardware's block types and topologies and the n of mine
+ * (test types), for registry_free. */
+static inline Registry *support_registry(const BlockType *const *mine, size_t n)
+{
+    Registry *r = registry_new();
+    SimError err;
+    size_t ntypes, ntopo;
+    const BlockType *const *types = registry_types(hw_registry(), &ntypes);
+    const TopologyType *const *topo = registry_topologies(hw_registry(), &ntopo);
+    for (size_t i = 0; i < ntypes; i++) {
+        CHECK(registry_add(r, types[i], &err));
+    }
+    for (size_t i = 0; i < ntopo; i++) {
+        CHECK(registry_add_topology(r, topo[i], &err));
+    }
+    for (size_t i = 0; i < n; i++) {
+        CHECK(registry_add(r, mine[i], &err));
+    }
+    return r;
+}
+
+/* Loads path with the block types of r and optional --set style overrides given as
+ * JSON text. */
+static inline bool support_load_in(const Registry *r, const char *path,
+                                   const char *cli_json, PlatformDesc *d, SimError *err)
 {
     json_t *sets = cli_json ? json_loads(cli_json, 0, NULL) : NULL;
-    bool ok = platform_load(hw_registry(), path, sets, d, err);
+    bool ok = platform_load(r, path, sets, d, err);
     json_decref(sets);
     return ok;
 }
 
-/* The error message of loading path (with overrides), or "(loaded)". */
-static inline const char *support_load_error(const char *path, const char *cli_json)
+static inline bool support_load(const char *path, const char *cli_json, PlatformDesc *d,
+                                SimError *err)
+{
+    return support_load_in(hw_registry(), path, cli_json, d, err);
+}
+
+/* The error message of loading path with the block types of r (with overrides), or
+ * "(loaded)". */
+static inline const char *support_load_error_in(const Registry *r, const char *path,
+                                                const char *cli_json)
 {
     static SimError err;
     PlatformDesc d;
-    if (support_load(path, cli_json, &d, &err)) {
+    if (support_load_in(r, path, cli_json, &d, &err)) {
         platform_desc_free(&d);
         return "(loaded)";
     }
     CHECK(d.ninst == 0 && d.inst == NULL && d.name == NULL);
     return err.msg;
+}
+
+static inline const char *support_load_error(const char *path, const char *cli_json)
+{
+    return support_load_error_in(hw_registry(), path, cli_json);
 }
 
 #endif

@@ -70,26 +70,6 @@ static const BlockType test_tap = {.name = "test_tap",
                                    .params = test_tap_params,
                                    .nparams = 1};
 
-static Registry *cores_registry(void)
-{
-    Registry *r = registry_new();
-    SimError err;
-    size_t ntypes, ntopo;
-    const BlockType *const *types = registry_types(hw_registry(), &ntypes);
-    const TopologyType *const *topo = registry_topologies(hw_registry(), &ntopo);
-    for (size_t i = 0; i < ntypes; i++) {
-        CHECK(registry_add(r, types[i], &err));
-    }
-    for (size_t i = 0; i < ntopo; i++) {
-        CHECK(registry_add_topology(r, topo[i], &err));
-    }
-    const BlockType *const mine[] = {&test_sm, &test_dispatch, &test_host, &test_tap};
-    for (size_t i = 0; i < 4; i++) {
-        CHECK(registry_add(r, mine[i], &err));
-    }
-    return r;
-}
-
 static Registry *reg;
 
 /* Loads path (or, with over_json, an inline document at "/platform" of tb.json that
@@ -329,7 +309,8 @@ int main(int argc, char **argv)
     if (support_enter_data(argc, argv) != 0) {
         return 1;
     }
-    reg = cores_registry();
+    const BlockType *const mine[] = {&test_sm, &test_dispatch, &test_host, &test_tap};
+    reg = support_registry(mine, 4);
     RUN(test_not_applied);
     RUN(test_applied);
     RUN(test_sms);

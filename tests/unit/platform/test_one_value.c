@@ -8,7 +8,6 @@
  * shipped CARVE platform covers the marked hardware parameter (`coherence`). */
 #include <stddef.h>
 
-#include "kernel/platform/platform_priv.h"
 #include "support.h"
 
 typedef struct OvState {
@@ -55,20 +54,9 @@ static const BlockType ov_c = {.name = "ov_c",
 
 static Registry *reg;
 
-/* The error of loading path with the command-line sets of sets_json, or "(loaded)". */
 static const char *ov_error(const char *path, const char *sets_json)
 {
-    static SimError err;
-    json_t *sets = sets_json ? json_loads(sets_json, 0, NULL) : NULL;
-    PlatformLoadArgs a = {.registry = reg, .path = path, .cli_sets = sets};
-    PlatformDesc d;
-    bool ok = platform_load_args(&a, &d, &err);
-    json_decref(sets);
-    if (ok) {
-        platform_desc_free(&d);
-        return "(loaded)";
-    }
-    return err.msg;
+    return support_load_error_in(reg, path, sets_json);
 }
 
 /* Defaults and an explicit default agree; the unmarked mode 7 takes no part. */
@@ -121,19 +109,8 @@ int main(int argc, char **argv)
     if (support_enter_data(argc, argv) != 0) {
         return 1;
     }
-    reg = registry_new();
-    SimError err;
-    size_t ntypes, ntopo;
-    const BlockType *const *types = registry_types(hw_registry(), &ntypes);
-    const TopologyType *const *topo = registry_topologies(hw_registry(), &ntopo);
-    for (size_t i = 0; i < ntypes; i++) {
-        CHECK(registry_add(reg, types[i], &err));
-    }
-    for (size_t i = 0; i < ntopo; i++) {
-        CHECK(registry_add_topology(reg, topo[i], &err));
-    }
-    CHECK(registry_add(reg, &ov_a, &err) && registry_add(reg, &ov_b, &err) &&
-          registry_add(reg, &ov_c, &err));
+    const BlockType *const mine[] = {&ov_a, &ov_b, &ov_c};
+    reg = support_registry(mine, 3);
     RUN(test_agree);
     RUN(test_differ);
     RUN(test_carve);
