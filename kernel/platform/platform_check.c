@@ -94,8 +94,8 @@ bool platform_check_value(const BlockType *t, const ParamDef *d, json_t *v,
 bool platform_check_instances(PlatformLoad *ld, SimError *err)
 {
     const PlatformDesc *d = ld->desc;
-    PlatformOneValue ag;
-    if (!platform_one_value_init(&ag)) {
+    PlatformOneValue ov;
+    if (!platform_one_value_init(&ov)) {
         return sim_error_set(err, "out of memory");
     }
     bool ok = true;
@@ -111,9 +111,9 @@ bool platform_check_instances(PlatformLoad *ld, SimError *err)
             ok = platform_fail_prefix(ld, p, err);
             break;
         }
-        ok = platform_one_value_add(&ag, ld, i, state, err);
+        ok = platform_one_value_add(&ov, ld, i, state, err);
         platform_state_free(d->inst[i].type, state);
     }
-    platform_one_value_free(&ag);
+    platform_one_value_free(&ov);
     return ok;
 }

@@ -21,16 +21,16 @@
 #include "params.h"
 #include "platform_priv.h"
 
-bool platform_one_value_init(PlatformOneValue *ag)
+bool platform_one_value_init(PlatformOneValue *ov)
 {
-    ag->first = json_object();
-    return ag->first != NULL;
+    ov->first = json_object();
+    return ov->first != NULL;
 }
 
-void platform_one_value_free(PlatformOneValue *ag)
+void platform_one_value_free(PlatformOneValue *ov)
 {
-    json_decref(ag->first);
-    ag->first = NULL;
+    json_decref(ov->first);
+    ov->first = NULL;
 }
 
 /* The canonical text of v (a string, or the compact JSON of anything else) in buf. */
@@ -45,7 +45,7 @@ static const char *one_value_text(json_t *v, char *buf, size_t n)
     return buf;
 }
 
-bool platform_one_value_add(PlatformOneValue *ag, const PlatformLoad *ld, size_t i,
+bool platform_one_value_add(PlatformOneValue *ov, const PlatformLoad *ld, size_t i,
                             const void *state, SimError *err)
 {
     const PlatformInstance *in = &ld->desc->inst[i];
@@ -59,10 +59,10 @@ bool platform_one_value_add(PlatformOneValue *ag, const PlatformLoad *ld, size_t
         if (!v) {
             return sim_error_set(err, "out of memory");
         }
-        json_t *seen = json_object_get(ag->first, d->key);
+        json_t *seen = json_object_get(ov->first, d->key);
         if (!seen) {
             json_t *rec = json_pack("{s:o, s:I}", "value", v, "inst", (json_int_t)i);
-            if (!rec || json_object_set_new(ag->first, d->key, rec) != 0) {
+            if (!rec || json_object_set_new(ov->first, d->key, rec) != 0) {
                 return sim_error_set(err, "out of memory");
             }
             continue;

@@ -198,11 +198,11 @@ typedef struct PlatformOneValue {
     json_t *first; /* key -> {"value": canonical value, "inst": instance index} */
 } PlatformOneValue;
 
-bool platform_one_value_init(PlatformOneValue *ag);
-void platform_one_value_free(PlatformOneValue *ag);
+bool platform_one_value_init(PlatformOneValue *ov);
+void platform_one_value_free(PlatformOneValue *ov);
 /* Records or compares the `one_value` parameters of instance i, whose parameters state
  * holds; fails naming the instance's file and JSON path when one differs. */
-bool platform_one_value_add(PlatformOneValue *ag, const PlatformLoad *ld, size_t i,
+bool platform_one_value_add(PlatformOneValue *ov, const PlatformLoad *ld, size_t i,
                             const void *state, SimError *err);
 
 /* platform_state.c: scratch state structs of block types. */
