@@ -25,40 +25,19 @@ import tempfile
 
 import tally
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tools"))
+import blocks_listing  # noqa: E402
+from blocks_listing import BASE_UNIT, base_value  # noqa: E402
+
 MGTLM, PLATFORMS = sys.argv[1], sys.argv[2]
 RUN_FOR = "2us"
 NUMERIC = ("u64", "time", "size", "bandwidth", "frequency", "double", "u64 list")
-
-# Base-unit factors of the unit strings `mgtlm blocks` prints (docs/platform-format.md).
-UNITS = {
-    "time": {"ps": 1, "ns": 10**3, "us": 10**6, "ms": 10**9, "s": 10**12},
-    "size": {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-             "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40},
-    "bandwidth": {"B/s": 1, "KB/s": 10**3, "MB/s": 10**6, "GB/s": 10**9,
-                  "TB/s": 10**12, "KiB/s": 2**10, "MiB/s": 2**20, "GiB/s": 2**30,
-                  "TiB/s": 2**40},
-    "frequency": {"Hz": 1, "kHz": 10**3, "KHz": 10**3, "MHz": 10**6, "GHz": 10**9},
-}
-BASE_UNIT = {"time": "ps", "size": "B", "bandwidth": "B/s", "frequency": "Hz"}
 
 
 def mgtlm(*args):
     return subprocess.run([MGTLM] + list(args), capture_output=True, text=True,
                           timeout=120)
-
-
-def base_value(kind, text):
-    """A bound as printed ("64B", "1s", "4096") in base units."""
-    if kind in ("u64", "u64 list"):
-        return int(text.split()[0])
-    if kind == "double":
-        return float(text)
-    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?([A-Za-z/]+)", text)
-    if not m or m.group(3) not in UNITS[kind]:
-        raise ValueError("cannot read %s bound %r" % (kind, text))
-    frac = m.group(2) or ""
-    scaled = int(m.group(1) + frac) * UNITS[kind][m.group(3)]
-    return scaled // 10**len(frac)
 
 
 def block_types():
@@ -68,30 +47,15 @@ def block_types():
 
 def block_facts(btype):
     """(params, required ports) of btype: params as (key, kind, default, min, max)."""
-    text = mgtlm("blocks", btype).stdout
-    params, ports, section = [], [], None
-    for line in text.splitlines():
-        if line in ("ports:", "params:", "stats:"):
-            section = line[:-1]
+    rows, ports = blocks_listing.read(mgtlm("blocks", btype).stdout)
+    params = []
+    for row in rows:
+        kind = row["kind"]
+        if kind not in NUMERIC:
             continue
-        m = re.match(r"  (\S+)\s+\((.*)\)$", line)
-        if section == "params" and m:
-            facts = [f.strip() for f in m.group(2).split(";")]
-            kind = facts[0]
-            if kind not in NUMERIC:
-                continue
-            lo, hi, default = None, None, None
-            for f in facts[1:]:
-                if f.startswith("min "):
-                    lo = base_value(kind, f[4:])
-                elif f.startswith("max "):
-                    hi = base_value(kind, f[4:])
-                elif f.startswith("default "):
-                    default = f[8:]
-            params.append((m.group(1), kind, default, lo or 0, hi))
-        pm = re.match(r"  (\S+)\s+required\s", line)
-        if section == "ports" and pm:
-            ports.append(pm.group(1))
+        lo = base_value(kind, row["min"]) if "min" in row else None
+        hi = base_value(kind, row["max"]) if "max" in row else None
+        params.append((row["key"], kind, row.get("default"), lo or 0, hi))
     return params, ports
 
 

@@ -1,5 +1,5 @@
 """Checks tools/param-combos: a fixed-seed sweep of random parameter combinations on
-small tracegen traces passes (no crash, no model error, no error statistic, the same
+small tracegen traces passes (no crash, no model error (exit 1), the same
 stats on two threads, one line for every refusal), and the tool itself fails where it
 must: through stand-in binaries that wrap the real mgtlm and break one promise each
 (a run that exits 1, a run whose stats change on two threads, a refusal of two lines),
