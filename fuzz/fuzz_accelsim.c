@@ -1,6 +1,6 @@
 /* libFuzzer target for the Accel-Sim kernel trace reader (hw/core/accelsim_*.c): the
  * input is written to a file and read block by block as the cores read it.
- * Properties (abort when broken): a header that opens has a tracer version of 3 or 4
+ * Properties (abort when broken): a header that opens has a tracer version of 3 to 5
  * and a block of 1 to 1024 threads; every block read lies inside the grid and has the
  * block's warp count; every instruction has a class, at most ATS_MAX_REGS registers
  * each way, and its addresses (width > 0) inside its warp's pool, one per active lane,
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (r) {
         uint64_t threads = (uint64_t)k.block[0] * k.block[1] * k.block[2];
-        if ((k.tracer_version != 3 && k.tracer_version != 4) || threads < 1 ||
+        if (k.tracer_version < 3 || k.tracer_version > 5 || threads < 1 ||
             threads > 1024) {
             fail("a header accepted with a bad version or block");
         }

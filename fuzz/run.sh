@@ -64,7 +64,7 @@ serve_src="tools/serve/endpoint.c tools/serve/pcie_cfg.c tools/serve/pcie_frame.
 loader_src="kernel/platform/*.c kernel/units.c kernel/json_util.c"
 test_src="tools/mgtlm/cli_log.c tools/mgtlm/collector.c tools/mgtlm/golden.c
     tools/mgtlm/golden_compare.c tools/mgtlm/testbench.c tools/mgtlm/testbench_load.c"
-libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent zlib) -ldl -lm"
+libs="$build/libmgtlm.a $(pkg-config --libs jansson libevent zlib liblzma) -ldl -lm"
 # shellcheck disable=SC2086
 {
     "$cc" $flags fuzz/fuzz_serve_api.c $serve_src $libs -o "$out/fuzz_serve_api"
@@ -104,6 +104,14 @@ for f in traces/public/*/kernel-*.traceg tests/accelsim/traces/*/kernel-*.traceg
     tests/badinput/cases/reader-*/t/kernel-1.traceg; do
     cp "$f" "$out/corpus/accelsim.seeds/$(echo "$f" | tr / _)"
 done
+# the same traces xz-compressed, so that the search starts inside liblzma's path too
+python3 -c 'import lzma, sys
+for f in sys.argv[2:]:
+    with open(f, "rb") as src:
+        data = src.read()
+    with lzma.open(sys.argv[1] + f.replace("/", "_") + ".xz", "wb") as dst:
+        dst.write(data)' "$out/corpus/accelsim.seeds/" \
+    tests/accelsim/traces/*/kernel-*.traceg
 i=0
 for d in testbench/*/; do
     d=${d#testbench/}

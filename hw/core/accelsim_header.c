@@ -6,9 +6,11 @@
  *   and enable lineinfo are read when present (lineinfo 0 when absent, as in tracer
  *   version 3 files, which predate the key). Other keys (nvbit version, cuda stream id,
  *   later tracers' additions) are skipped, so a newer tracer's header still reads.
- * - Tracer versions 3 and 4 are read; their instruction lines have the same form (the
- *   lineinfo column depends on "-enable lineinfo", not on the version). Versions 1
- *   and 2 put the block and warp on every line and are refused.
+ * - Tracer versions 3, 4 and 5 are read; their instruction lines have the same form
+ *   (the lineinfo column depends on "-enable lineinfo", not on the version). Version 5
+ *   is Accel-Sim's tracer for NVBit 1.7, whose change from 4 left the format as it was.
+ *   Versions 1 and 2 put the block and warp on every line and are refused, as are
+ *   versions after 5 (version 6 adds register values and TMA operands to the lines).
  * - Numbers are parsed by hand (ats_scan_u64 and ats_scan_i64 in accelsim_parse.h, which
  *   ats_parse_u64 and ats_parse_i64 wrap for whole tokens) rather than with strtoull:
  *   no blank or sign that strtoull would skip or take, and fast on the reader's hot
@@ -170,10 +172,11 @@ bool ats_header_line(const char *line, AtsKernelInfo *k, unsigned *seen, AtsWher
         break;
     case ATS_HDR_VERSION:
         ok = header_u32(val, &k->tracer_version);
-        if (ok && k->tracer_version != 3 && k->tracer_version != 4) {
+        if (ok && (k->tracer_version < 3 || k->tracer_version > 5)) {
             return sim_error_set(err,
-                                 "%s:%" PRIu64 ": unsupported tracer version %s (3 and 4 "
-                                 "are read)",
+                                 "%s:%" PRIu64
+                                 ": unsupported tracer version %s (3, 4 and "
+                                 "5 are read)",
                                  at.file, at.line, val);
         }
         break;

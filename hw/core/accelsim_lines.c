@@ -1,6 +1,7 @@
-/* Line reader of Accel-Sim trace files through zlib (see accelsim_lines.h). The file
- * descriptor of input_file_open's stream is duplicated for gzdopen, so the checks of
- * input_file.h (regular file, no FIFO or device) run before zlib reads a byte.
+/* Line reader of Accel-Sim trace files through zlib, or liblzma for an xz file (see
+ * accelsim_lines.h). The file descriptor of input_file_open's stream is duplicated for
+ * gzdopen or ats_xz_open, so the checks of input_file.h (regular file, no FIFO or
+ * device) run before either reads a byte.
  *
  * The buffer holds the unread text buf[start, end): a line is cut out of it in place
  * ('\n' overwritten by NUL); when no '\n' is left, the partial line moves to the front
@@ -19,10 +20,12 @@
 #include <emmintrin.h>
 #endif
 
+#include "hw/core/accelsim_xz.h"
 #include "kernel/input_file.h"
 
 struct AtsLines {
-    gzFile gz;
+    gzFile gz; /* NULL for an xz file */
+    AtsXz *xz; /* NULL for any other */
     char *path;
     uint64_t number;
     uint64_t base;     /* the file offset of buf[0] */
@@ -30,7 +33,7 @@ struct AtsLines {
     size_t length;     /* of the line last returned */
     size_t start, end; /* unread text */
     size_t nul;        /* offset of the first NUL byte in [start, end), else SIZE_MAX */
-    bool eof;          /* zlib returned the end of the file */
+    bool eof;          /* zlib or liblzma returned the end of the file */
     char buf[ATS_LINES_CHUNK + ATS_LINE_MAX + 1 + ATS_LINE_PAD];
 };
 
@@ -61,8 +64,10 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     /* not zeroed: 320 KiB, and a reader is opened per launch (lines_pad) */
     AtsLines *l = malloc(sizeof *l);
     char *copy = strdup(path);
-    gzFile gz = (l && copy) ? gzdopen(fd, "rb") : NULL;
-    if (!gz) {
+    bool xz = ats_xz_is(fd);
+    AtsXz *x = (l && copy && xz) ? ats_xz_open(fd) : NULL;
+    gzFile gz = (l && copy && !xz) ? gzdopen(fd, "rb") : NULL;
+    if (!gz && !x) {
         close(fd);
         free(l);
         free(copy);
@@ -70,6 +75,7 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
         return NULL;
     }
     l->gz = gz;
+    l->xz = x;
     l->path = copy;
     l->number = l->base = l->offset = 0;
     l->length = l->start = l->end = 0;
@@ -104,14 +110,24 @@ static bool lines_fill(AtsLines *l, SimError *err)
     }
     l->start = 0;
     l->end = keep;
-    int n = gzread(l->gz, l->buf + keep, ATS_LINES_CHUNK);
-    int code = Z_OK;
-    if (n <= 0) {
-        gzerror(l->gz, &code);
+    long n;
+    const char *why = NULL;
+    if (l->xz) {
+        n = ats_xz_read(l->xz, l->buf + keep, ATS_LINES_CHUNK, &why);
+    } else {
+        n = gzread(l->gz, l->buf + keep, ATS_LINES_CHUNK);
+        int code = Z_OK;
+        if (n <= 0) {
+            gzerror(l->gz, &code);
+        }
+        if (n < 0 || code != Z_OK) {
+            n = -1;
+            why = lines_gz_reason(l);
+        }
     }
-    if (n < 0 || code != Z_OK) {
+    if (n < 0) {
         return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
-                             l->number + 1, lines_gz_reason(l));
+                             l->number + 1, why);
     }
     if (n == 0) {
         l->eof = true;
@@ -234,11 +250,16 @@ uint64_t ats_lines_offset(const AtsLines *l)
 
 bool ats_lines_seekable(AtsLines *l)
 {
-    return gzdirect(l->gz) == 1;
+    return l->gz && gzdirect(l->gz) == 1;
 }
 
 bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err)
 {
+    if (!l->gz) {
+        return sim_error_set(err,
+                             "%s:%" PRIu64 ": cannot seek: an xz file is read in order",
+                             l->path, line);
+    }
     z_off_t at = (z_off_t)offset;
     if (at < 0 || (uint64_t)at != offset || gzseek(l->gz, at, SEEK_SET) != at) {
         return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s", l->path, line,
@@ -271,7 +292,10 @@ const char *ats_lines_path(const AtsLines *l)
 void ats_lines_close(AtsLines *l)
 {
     if (l) {
-        gzclose(l->gz);
+        if (l->gz) {
+            gzclose(l->gz);
+        }
+        ats_xz_close(l->xz);
         free(l->path);
         free(l);
     }

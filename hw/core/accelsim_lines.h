@@ -1,6 +1,7 @@
 /* Line-by-line reading of an Accel-Sim trace file (kernelslist.g, kernel-<n>.traceg),
- * plain or gzip-compressed alike: the file is opened through kernel/input_file.h (a
- * regular file only) and read through zlib, which passes a file without the gzip magic
+ * plain, gzip- or xz-compressed alike: the file is opened through kernel/input_file.h
+ * (a regular file only) and read through liblzma when it starts with the xz magic
+ * (accelsim_xz.h), else through zlib, which passes a file without the gzip magic
  * through unchanged.
  *
  * Decisions:
@@ -8,10 +9,10 @@
  *   characters and the registers) is under 1 KiB, and a longer one is refused rather
  *   than grown into memory without bound.
  * - The end of line is "\n" or "\r\n"; the returned text has neither.
- * - A damaged or truncated gzip stream is an error naming the line it broke in, never
- *   taken for the end of the file.
+ * - A damaged or truncated gzip or xz stream is an error naming the line it broke in,
+ *   never taken for the end of the file.
  * - The file is read in chunks of ATS_LINES_CHUNK bytes into one buffer and every line
- *   is returned in place (no copy): zlib reads a chunk that large straight into the
+ *   is returned in place (no copy): zlib or liblzma writes a chunk that large into the
  *   buffer, plain or inflated. A NUL byte is looked for once per chunk, not per line.
  *   The buffer is the reader's whole memory for text, whatever the file's length. */
 #ifndef MGTLM_HW_CORE_ACCELSIM_LINES_H
@@ -56,7 +57,7 @@ uint64_t ats_lines_skip_plain(AtsLines *l, uint64_t n);
 bool ats_lines_take(AtsLines *l, const char *text, size_t len);
 /* The file offset of the first byte of the line last returned (or passed over). */
 uint64_t ats_lines_offset(const AtsLines *l);
-/* True if the file is read as it is (not gzip-compressed): ats_lines_seek then moves
+/* True if the file is read as it is (not compressed): ats_lines_seek then moves
  * in the file without reading it. Call after the first line was read. */
 bool ats_lines_seekable(AtsLines *l);
 /* Moves to offset, the first byte of a line that ats_lines_offset gave for this file

@@ -11,10 +11,12 @@
  *   here, naming its line, for both directions: the host's placement takes the same
  *   rule for allocations (placement.c), which until stop 29 was the only check, with
  *   no line, and none for MemcpyDtoH.
- * - A launch names a file of the same folder, "kernel-<n>.traceg" (optionally ".gz"):
- *   a path with a '/' is refused, which keeps a trace folder self-contained. The file
- *   is looked up as written, then with ".gz" appended, so a folder whose traces were
- *   compressed after recording needs no edit. */
+ * - A launch names a file of the same folder, "kernel-<n>.traceg", optionally with
+ *   the tracer's context ("kernel-<n>-ctx_0x<hex>.traceg", Accel-Sim 1.3 and later)
+ *   and ".gz" or ".xz": a path with a '/' is refused, which keeps a trace folder
+ *   self-contained. The file is looked up as written, then with ".gz", then with
+ *   ".xz" appended, so a folder whose traces were compressed after recording needs
+ *   no edit. */
 #include "hw/core/accelsim_list.h"
 
 #include <errno.h>
@@ -30,17 +32,22 @@ char *ats_list_trace_path(const char *path)
 {
     struct stat st;
     size_t len = strlen(path);
-    char *gz = malloc(len + 4);
-    if (!gz) {
+    char *out = malloc(len + 4);
+    if (!out) {
         return NULL;
     }
-    memcpy(gz, path, len);
-    memcpy(gz + len, ".gz", 4);
-    if (stat(path, &st) != 0 && errno == ENOENT && stat(gz, &st) == 0) {
-        return gz;
+    memcpy(out, path, len);
+    if (stat(path, &st) != 0 && errno == ENOENT) {
+        static const char *const ext[] = {".gz", ".xz"};
+        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+            memcpy(out + len, ext[i], 4);
+            if (stat(out, &st) == 0) {
+                return out;
+            }
+        }
     }
-    memcpy(gz, path, len + 1);
-    return gz;
+    out[len] = '\0';
+    return out;
 }
 
 /* Parses a whole unsigned number of the given base (16 accepts a "0x" prefix). */
@@ -96,18 +103,26 @@ static bool list_parse_memcpy(const char *line, AtsCmd *c, const char *file, uin
     return true;
 }
 
-/* True if name is "kernel-<digits>.traceg" with an optional ".gz". */
+/* p past a run of at least one character of set, or NULL if none is there. */
+static const char *list_run(const char *p, const char *set)
+{
+    size_t n = strspn(p, set);
+    return n > 0 ? p + n : NULL;
+}
+
+/* True if name is "kernel-<digits>", then optionally "-ctx_0x<hex digits>", then
+ * ".traceg" with an optional ".gz" or ".xz". */
 static bool list_kernel_name_ok(const char *name)
 {
     if (strncmp(name, "kernel-", 7) != 0) {
         return false;
     }
-    const char *p = name + 7;
-    const char *digits = p;
-    while (*p >= '0' && *p <= '9') {
-        p++;
+    const char *p = list_run(name + 7, "0123456789");
+    if (p && strncmp(p, "-ctx_0x", 7) == 0) {
+        p = list_run(p + 7, "0123456789abcdefABCDEF");
     }
-    return p > digits && (strcmp(p, ".traceg") == 0 || strcmp(p, ".traceg.gz") == 0);
+    return p && (strcmp(p, ".traceg") == 0 || strcmp(p, ".traceg.gz") == 0 ||
+                 strcmp(p, ".traceg.xz") == 0);
 }
 
 static bool list_push(AtsList *list, size_t *cap, AtsCmd *c, SimError *err)
@@ -133,7 +148,8 @@ static __attribute__((nonnull(1, 2))) bool list_launch(const char *dir, const ch
 {
     if (!list_kernel_name_ok(line)) {
         return sim_error_set(err,
-                             "%s:%" PRIu64 ": expected kernel-<n>.traceg in the "
+                             "%s:%" PRIu64 ": expected kernel-<n>.traceg (or "
+                             "kernel-<n>-ctx_0x<hex>.traceg, .gz or .xz) in the "
                              "same folder, not \"%s\"",
                              file, ln, line);
     }

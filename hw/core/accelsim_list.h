@@ -11,7 +11,7 @@
 
 typedef enum AtsCmdKind {
     ATS_CMD_MEMCPY, /* MemcpyHtoD,<hex addr>,<bytes> */
-    ATS_CMD_KERNEL, /* kernel-<n>.traceg */
+    ATS_CMD_KERNEL, /* kernel-<n>.traceg (accelsim_list.c: the forms of the name) */
 } AtsCmdKind;
 
 typedef struct AtsCmd {
@@ -24,17 +24,18 @@ typedef struct AtsCmd {
 typedef struct AtsList {
     size_t ncmds;
     AtsCmd *cmds;
-    char *file; /* the list's path as opened (kernelslist.g or .gz), owned */
+    char *file; /* the list's path as opened (kernelslist.g, .gz or .xz), owned */
 } AtsList;
 
-/* Reads dir/kernelslist.g (or dir/kernelslist.g.gz when the first is missing) into
+/* Reads dir/kernelslist.g (or its .gz or .xz when the first is missing) into
  * list (the caller frees it with ats_list_free). False with "<file>:<line>: <message>"
  * or "<file>: cannot open: <reason>" in err. */
 bool ats_list_load(const char *dir, AtsList *list, SimError *err);
 void ats_list_free(AtsList *list);
 
-/* The path of a trace file: path itself, or path.gz when path does not exist and
- * path.gz does (new string, the caller frees it; NULL when out of memory). */
+/* The path of a trace file: path itself, or path.gz, or path.xz when path does not
+ * exist and that one does (new string, the caller frees it; NULL when out of
+ * memory). */
 char *ats_list_trace_path(const char *path);
 
 #endif

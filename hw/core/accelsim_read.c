@@ -5,13 +5,16 @@
  * - Blank lines and lines starting with '#' (other than #BEGIN_TB and #END_TB) are
  *   comments wherever a header line or a new block may come, blank lines also inside
  *   a block.
- * - A block is "thread block = x,y,z" (inside the grid), then warps "warp = w" and
- *   "insts = k" followed by exactly k instruction lines, then #END_TB. A warp number
- *   is below the block's warp count (threads / 32 rounded up) and listed once; a warp
- *   the block does not list has no instructions (AtsCta.nwarps is always the block's
- *   warp count, so consumers index warps by number). An instruction's mask may have
- *   only lanes that are threads of the block (the last warp of a block whose thread
- *   count is not a multiple of 32 has fewer): the GPU never runs the others.
+ * - A block is "thread block = x,y,z" (inside the grid), then optionally the cluster
+ *   lines of Accel-Sim's post-processor for sm_90 ("cluster id = x,y,z", "cluster
+ *   cta = x,y,z", "cluster rank = r", each at most once, in any order; read_cluster),
+ *   then warps "warp = w" and "insts = k" followed by exactly k instruction lines, then
+ *   #END_TB. A warp number is below the block's warp count (threads / 32 rounded up)
+ *   and listed once; a warp the block does not list has no instructions (AtsCta.nwarps
+ *   is always the block's warp count, so consumers index warps by number). An
+ *   instruction's mask may have only lanes that are threads of the block (the last
+ *   warp of a block whose thread count is not a multiple of 32 has fewer): the GPU
+ *   never runs the others.
  * - Instruction arrays grow as lines arrive (never sized from "insts = k" alone), so
  *   a wrong count costs an error, not an allocation of its size.
  * - The reader parses every block into its own AtsCta, whose warps keep their arrays
@@ -199,6 +202,26 @@ static bool read_key_u64(const char *line, const char *key, const char **val)
     return true;
 }
 
+/* "x,y,z", three whole decimal numbers, into v; false if val is not that. */
+static bool read_xyz(const char *val, uint64_t v[3])
+{
+    const char *s = val;
+    for (int i = 0; i < 3; i++) {
+        char num[24];
+        size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof num || (i < 2) != (s[len] == ',')) {
+            return false;
+        }
+        memcpy(num, s, len);
+        num[len] = '\0';
+        if (!ats_parse_u64(num, 10, &v[i])) {
+            return false;
+        }
+        s += len + (i < 2);
+    }
+    return true;
+}
+
 /* "thread block = x,y,z" inside the grid, into r->xyz. */
 static bool read_block_id(AtsReader *r, const char *line, SimError *err)
 {
@@ -206,20 +229,12 @@ static bool read_block_id(AtsReader *r, const char *line, SimError *err)
     if (!read_key_u64(line, "thread block", &val)) {
         return read_fail(r, err, "expected thread block = x,y,z, not \"%.40s\"", line);
     }
-    const char *s = val;
+    uint64_t xyz[3];
+    if (!read_xyz(val, xyz)) {
+        return read_fail(r, err, "bad thread block \"%s\" (x,y,z)", val);
+    }
     for (int i = 0; i < 3; i++) {
-        char num[24];
-        size_t len = strcspn(s, ",");
-        uint64_t v;
-        if (len == 0 || len >= sizeof num || (i < 2) != (s[len] == ',')) {
-            return read_fail(r, err, "bad thread block \"%s\" (x,y,z)", val);
-        }
-        memcpy(num, s, len);
-        num[len] = '\0';
-        if (!ats_parse_u64(num, 10, &v)) {
-            return read_fail(r, err, "bad thread block \"%s\" (x,y,z)", val);
-        }
-        if (v >= r->info.grid[i]) {
+        if (xyz[i] >= r->info.grid[i]) {
             char msg[128];
             snprintf(msg, sizeof msg,
                      "thread block \"%.40s\" outside the grid %" PRIu32 ",%" PRIu32
@@ -227,10 +242,37 @@ static bool read_block_id(AtsReader *r, const char *line, SimError *err)
                      val, r->info.grid[0], r->info.grid[1], r->info.grid[2]);
             return read_fail(r, err, "%s", msg);
         }
-        r->xyz[i] = (uint32_t)v;
-        s += len + (i < 2);
+        r->xyz[i] = (uint32_t)xyz[i];
     }
     return true;
+}
+
+/* One of the lines Accel-Sim's post-processor writes after "thread block" for
+ * thread block clusters (sm_90): "cluster id = x,y,z", "cluster cta = x,y,z" and
+ * "cluster rank = r", each at most once (bit k of *seen: key k was read). Checked for
+ * form, not modelled (docs/traces.md). */
+static bool read_cluster(AtsReader *r, const char *line, unsigned *seen, SimError *err)
+{
+    static const char *const keys[] = {"cluster id", "cluster cta", "cluster rank"};
+    for (unsigned k = 0; k < 3; k++) {
+        const char *val;
+        if (!read_key_u64(line, keys[k], &val)) {
+            continue;
+        }
+        if (*seen >> k & 1u) {
+            return read_fail(r, err, "%s listed twice in the block", keys[k]);
+        }
+        *seen |= 1u << k;
+        uint64_t v[3];
+        if (k < 2 ? read_xyz(val, v) : ats_parse_u64(val, 10, v)) {
+            return true;
+        }
+        char msg[128];
+        snprintf(msg, sizeof msg, "bad %s \"%.40s\" (%s)", keys[k], val,
+                 k < 2 ? "x,y,z" : "a number");
+        return read_fail(r, err, "%s", msg);
+    }
+    return read_fail(r, err, "expected warp = <n> or #END_TB, not \"%.40s\"", line);
 }
 
 /* Brings the reader to the next block's body (READ_PEEKED); *got false at the end. */
@@ -474,7 +516,8 @@ static bool read_body(AtsReader *r, bool parse, SimError *err)
             r->cta.warps[w].naddrs = 0;
         }
     }
-    uint32_t listed = 0; /* bit w: warp w was listed (at most 1024 / 32 warps) */
+    uint32_t listed = 0;   /* bit w: warp w was listed (at most 1024 / 32 warps) */
+    unsigned clusters = 0; /* read_cluster's keys read */
     char *line;
     for (;;) {
         if (!read_line(r, false, &line, err)) {
@@ -486,6 +529,12 @@ static bool read_body(AtsReader *r, bool parse, SimError *err)
         if (strcmp(line, "#END_TB") == 0) {
             r->step = READ_BETWEEN;
             return true;
+        }
+        if (listed == 0 && strncmp(line, "cluster ", 8) == 0) {
+            if (!read_cluster(r, line, &clusters, err)) {
+                return false;
+            }
+            continue;
         }
         if (!read_warp(r, line, parse, &listed, err)) {
             return false;

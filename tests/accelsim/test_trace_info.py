@@ -2,18 +2,22 @@
 """`mgtlm trace-info --json` (the whole-trace scan's counts, hw/core/trace_scan.h)
 against the independent reference tools/ref/accelsim_count.py on the public recording
 (traces/public/vectoradd), the hand-written traces of tests/accelsim/traces (tracer
-versions 3 and 4, lineinfo, the three address modes, generic LD/ST in every window,
-MemcpyDtoH, an unknown opcode), the data check's unit-test trace (a 256 B access,
-a store crossing a line) and traces tools/tracegen writes (stores, atomics and
-reductions, shared memory, irregular gathers, several launches), the same folders
-gzip-compressed, the recording's instruction count against its own stats.csv, and a
-truncated .gz refused with one line and exit status 2.
+versions 3, 4 and 5, lineinfo, the three address modes, generic LD/ST in every window,
+MemcpyDtoH, an unknown opcode, the cluster lines of sm_90 blocks, kernel files named
+with the tracer's context), the data check's unit-test trace (a 256 B access, a store
+crossing a line) and traces tools/tracegen writes (stores, atomics and reductions,
+shared memory, irregular gathers, several launches), the same folders gzip-compressed
+and xz-compressed, the recording's instruction count against its own stats.csv, an
+.xz of two streams read as one file; a truncated .gz, a truncated .xz and an .xz with
+bytes after its stream, each refused with one line and exit status 2; and a run of
+gpu4-baseline on v5-clusters, plain and xz-compressed, with the same statistics.
 
 usage: test_trace_info.py MGTLM SOURCE_ROOT
 """
 import csv
 import gzip
 import json
+import lzma
 import os
 import shutil
 import subprocess
@@ -63,17 +67,57 @@ def compare(mgtlm, root, folder, label):
     return got
 
 
-def gzip_folder(src, dst):
-    """Copies src to dst with every file gzip-compressed (name + .gz), folders (a
-    tracegen input) left out."""
+def compress_folder(src, dst, module, ext):
+    """Copies src to dst with every file compressed by module (gzip or lzma, name +
+    ext), folders (a tracegen input) left out."""
     os.makedirs(dst)
     for name in os.listdir(src):
         if os.path.isdir(os.path.join(src, name)):
             continue
         with open(os.path.join(src, name), "rb") as f:
             data = f.read()
-        with gzip.open(os.path.join(dst, name + ".gz"), "wb") as f:
+        with module.open(os.path.join(dst, name + ext), "wb") as f:
             f.write(data)
+
+
+def refused(mgtlm, folder, path, ending, what):
+    """trace-info of folder exits 2 with one line naming path and ending so."""
+    out = subprocess.run([mgtlm, "trace-info", folder], capture_output=True, text=True)
+    lines = out.stderr.splitlines()
+    check(out.returncode == 2 and len(lines) == 1 and lines[0].startswith(path + ":") and
+          lines[0].endswith(ending),
+          "%s: exit 2, one line naming the file: %r" % (what, out.stderr))
+
+
+def run_stats(mgtlm, root, folder, tmp):
+    """The statistics of gpu4-baseline running the trace in folder, host aside."""
+    stats = os.path.join(tmp, "stats.json")
+    subprocess.run([mgtlm, "run", os.path.join(root, "platforms", "gpu4-baseline.json"),
+                    "--trace", folder, "--quiet", "--stats", stats], check=True,
+                   capture_output=True)
+    with open(stats) as f:
+        doc = json.load(f)
+    doc.pop("host", None)
+    return doc["stats"]
+
+
+def two_streams(data):
+    """data as two xz streams, one after the other (cut mid-line), as `cat a.xz b.xz`
+    makes."""
+    return lzma.compress(data[:len(data) // 3]) + lzma.compress(data[len(data) // 3:])
+
+
+def damaged(tmp, src, name, label, cut):
+    """A copy of folder tmp/src as tmp/label whose file name is rewritten by cut
+    (its bytes to new bytes); returns (folder, path of the file)."""
+    folder = os.path.join(tmp, label)
+    shutil.copytree(os.path.join(tmp, src), folder)
+    path = os.path.join(folder, name)
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(cut(data))
+    return folder, path
 
 
 # tracegen kernels and arguments: small sizes, so that the test stays quick
@@ -128,23 +172,32 @@ def main():
     tmp = tempfile.mkdtemp()
     try:
         for folder, label in folders:
-            gz = os.path.join(tmp, label)
-            gzip_folder(folder, gz)
-            got = compare(mgtlm, root, gz, label + ".gz")
-            check(got == plain[label], "%s.gz: the same document as plain" % label)
-        bad = os.path.join(tmp, "truncated")
-        shutil.copytree(os.path.join(tmp, "v4-lineinfo"), bad)
-        path = os.path.join(bad, "kernel-1.traceg.gz")
-        with open(path, "rb") as f:
-            data = f.read()
-        with open(path, "wb") as f:
-            f.write(data[:len(data) // 2])
-        out = subprocess.run([mgtlm, "trace-info", bad], capture_output=True, text=True)
-        lines = out.stderr.splitlines()
-        check(out.returncode == 2 and len(lines) == 1 and
-              lines[0].startswith(path + ":") and
-              lines[0].endswith(": cannot read: unexpected end of file"),
-              "truncated .gz: exit 2, one line naming the file: %r" % out.stderr)
+            for module, ext in ((gzip, ".gz"), (lzma, ".xz")):
+                packed = os.path.join(tmp, label + ext)
+                compress_folder(folder, packed, module, ext)
+                got = compare(mgtlm, root, packed, label + ext)
+                check(got == plain[label], "%s%s: the same document as plain"
+                      % (label, ext))
+        plain_run = run_stats(mgtlm, root, os.path.join(hand, "v5-clusters"), tmp)
+        xz_run = run_stats(mgtlm, root, os.path.join(tmp, "v5-clusters.xz"), tmp)
+        insts = plain["v5-clusters"][0]["warp_instructions"]
+        check(plain_run.get("host.warp_insts") == insts and plain_run == xz_run,
+              "v5-clusters: a run reads the .xz folder as the plain one")
+        two, _ = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "two.xz",
+                         lambda data: two_streams(lzma.decompress(data)))
+        check(compare(mgtlm, root, two, "v4-lineinfo.xz in two streams") ==
+              plain["v4-lineinfo"], "v4-lineinfo.xz in two streams: the same document")
+        half = lambda data: data[:len(data) // 2]  # noqa: E731
+        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "cut.gz", half)
+        refused(mgtlm, bad, path, ": cannot read: unexpected end of file",
+                "truncated .gz")
+        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "cut.xz", half)
+        refused(mgtlm, bad, path, ": cannot read: truncated xz stream", "truncated .xz")
+        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "junk.xz",
+                            lambda data: data + b"these bytes are not an xz stream")
+        refused(mgtlm, bad, path,
+                ": cannot read: corrupt xz data",
+                ".xz with bytes after its stream")
     finally:
         shutil.rmtree(tmp)
         shutil.rmtree(gen)

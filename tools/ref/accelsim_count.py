@@ -2,7 +2,9 @@
 """Independent reference for `mgtlm trace-info`: counts an Accel-Sim trace folder.
 
 Shares no code with the C reader (hw/core/accelsim_*.c): it reads kernelslist.g and
-every kernel-<n>.traceg (or .gz) with Python's gzip module and computes, per kernel,
+every kernel file it names (plain, or .gz or .xz, with Python's gzip and lzma modules;
+tracer versions 3 to 5, and the cluster lines of sm_90 blocks, which it passes over)
+and computes, per kernel,
 CTAs, warps, warp and thread instructions, memory instructions per class, the global
 (LDG, STG, ATOMG, RED) and local (LDL, STL) memory instructions and the 128 B line
 requests each kind makes: the distinct lines each instruction's lanes touch, a lane
@@ -18,6 +20,7 @@ Usage: accelsim_count.py DIR
 """
 import gzip
 import json
+import lzma
 import os
 import sys
 
@@ -34,12 +37,17 @@ LOCAL = ("ldl", "stl")
 
 
 def open_trace(path):
-    if not os.path.exists(path) and os.path.exists(path + ".gz"):
-        path = path + ".gz"
+    if not os.path.exists(path):
+        for ext in (".gz", ".xz"):
+            if os.path.exists(path + ext):
+                path = path + ext
+                break
     with open(path, "rb") as f:
-        magic = f.read(2)
-    if magic == b"\x1f\x8b":
+        magic = f.read(6)
+    if magic[:2] == b"\x1f\x8b":
         return gzip.open(path, "rt")
+    if magic == b"\xfd7zXZ\x00":
+        return lzma.open(path, "rt")
     return open(path, "rt")
 
 
@@ -126,7 +134,8 @@ def records(path, header):
             if line == "#BEGIN_TB":
                 yield "cta"
                 continue
-            if line.startswith("#") or line.split(" ")[0] in ("thread", "warp", "insts"):
+            if line.startswith("#") or line.split(" ")[0] in ("thread", "cluster", "warp",
+                                                               "insts"):
                 continue
             fields = line.split()[header["lineinfo"]:]
             ndst = int(fields[2])

@@ -5,10 +5,12 @@
  * messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain) and a
  * line that is exactly a given text (ats_lines_take, the reader's guess); the
  * reader's own block is cleared between blocks; and a file of several read chunks (lines
- * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain and .gz)
- * gives every address its line wrote, with a NUL byte or an overlong line in a later
- * chunk reported on its own line. Expected values are the formulas the test writes its
- * lines from. */
+ * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain, .gz and
+ * .xz, the last also as two xz streams one after the other) gives every address its
+ * line wrote, with a NUL byte or an overlong line in a later chunk reported on its own
+ * line; an xz file is not seekable and a seek in one is refused with a message.
+ * Expected values are the formulas the test writes its lines from. */
+#include <lzma.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -424,12 +426,76 @@ static void check_long(const char *path)
     ats_reader_close(r);
 }
 
+/* Appends to `out` the xz stream (preset 0) of bytes [from, to) of file src. */
+static void xz_append(const char *src, long from, long to, FILE *out)
+{
+    FILE *in = fopen(src, "rb");
+    lzma_stream s = LZMA_STREAM_INIT;
+    CHECK(in != NULL && lzma_easy_encoder(&s, 0, LZMA_CHECK_CRC64) == LZMA_OK);
+    static uint8_t ibuf[65536], obuf[65536];
+    fseek(in, from, SEEK_SET);
+    long left = to - from;
+    lzma_ret r = LZMA_OK;
+    while (r == LZMA_OK) {
+        if (s.avail_in == 0 && left > 0) {
+            size_t n =
+                fread(ibuf, 1, left < (long)sizeof ibuf ? (size_t)left : sizeof ibuf, in);
+            left -= (long)n;
+            s.next_in = ibuf;
+            s.avail_in = n;
+        }
+        s.next_out = obuf;
+        s.avail_out = sizeof obuf;
+        r = lzma_code(&s, left > 0 || s.avail_in > 0 ? LZMA_RUN : LZMA_FINISH);
+        fwrite(obuf, 1, sizeof obuf - s.avail_out, out);
+    }
+    CHECK(r == LZMA_STREAM_END);
+    lzma_end(&s);
+    fclose(in);
+}
+
+/* dst: the xz-compressed src, in one stream, or in two split at a third of it. */
+static void xz_file(const char *src, const char *dst, bool two)
+{
+    FILE *in = fopen(src, "rb");
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fclose(in);
+    FILE *out = fopen(dst, "wb");
+    xz_append(src, 0, two ? size / 3 : size, out);
+    if (two) {
+        xz_append(src, size / 3, size, out);
+    }
+    fclose(out);
+}
+
 static void test_long_file(void)
 {
     write_long(path_of("kernel-5.traceg"), false, 0, NULL);
     check_long(path_of("kernel-5.traceg"));
     write_long(path_of("kernel-6.traceg.gz"), true, 0, NULL);
     check_long(path_of("kernel-6.traceg.gz"));
+    char plain[256];
+    snprintf(plain, sizeof plain, "%s", path_of("kernel-5.traceg"));
+    xz_file(plain, path_of("kernel-8.traceg.xz"), false);
+    check_long(path_of("kernel-8.traceg.xz"));
+    xz_file(plain, path_of("kernel-9.traceg.xz"), true);
+    check_long(path_of("kernel-9.traceg.xz"));
+
+    SimError err = {{0}};
+    AtsLines *l = ats_lines_open(path_of("kernel-8.traceg.xz"), &err);
+    char *line = NULL;
+    CHECK(l != NULL && ats_lines_next(l, &line, &err) && line != NULL);
+    if (l) {
+        CHECK_STR(line, "-grid dim = (3,1,1)");
+        CHECK(!ats_lines_seekable(l));
+        CHECK(!ats_lines_seek(l, 0, 1, &err));
+        char want[320];
+        snprintf(want, sizeof want, "%s:1: cannot seek: an xz file is read in order",
+                 path_of("kernel-8.traceg.xz"));
+        CHECK_STR(err.msg, want);
+        ats_lines_close(l);
+    }
 }
 
 /* The first error reading path to its end. */
@@ -522,8 +588,9 @@ int main(void)
     RUN(test_long_file);
     RUN(test_long_file_errors);
     static const char *const names[] = {
-        "kernel-1.traceg", "kernel-2.traceg",    "kernel-3.traceg", "kernel-4.traceg",
-        "kernel-5.traceg", "kernel-6.traceg.gz", "kernel-7.traceg", "lines.txt",
+        "kernel-1.traceg",    "kernel-2.traceg",    "kernel-3.traceg", "kernel-4.traceg",
+        "kernel-5.traceg",    "kernel-6.traceg.gz", "kernel-7.traceg", "lines.txt",
+        "kernel-8.traceg.xz", "kernel-9.traceg.xz",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         unlink(path_of(names[i]));

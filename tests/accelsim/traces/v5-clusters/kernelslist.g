@@ -1,0 +1,2 @@
+MemcpyHtoD,0x00007f0000000000,8192
+kernel-1-ctx_0x7f3a2c001230.traceg

@@ -1,0 +1,1 @@
+kernel-1-ctx_0xZZ.traceg
