@@ -3,7 +3,8 @@ small tracegen traces passes (no crash, no model error (exit 1), the same
 stats on two threads, one line for every refusal), and the tool itself fails where it
 must: through stand-in binaries that wrap the real mgtlm and break one promise each
 (a run that exits 1, a run whose stats change on two threads, a refusal of two lines),
-it exits 1 and names the failure.
+it exits 1 and names the failure; a trace folder a platform refuses (the hand-written
+v4-lineinfo, whose blocks are out of order) stops it with exit 2 and one line.
 usage: test_param_combos.py SOURCE_ROOT MGTLM"""
 import os
 import shlex
@@ -77,6 +78,14 @@ def main():
                 "two_lines": "exit 2 with 2 lines"}[name]
         check(all(want in ln for ln in fails), "%s: every failure says %r: %s" % (
             name, want, fails[:2]))
+
+    bad = os.path.join(ROOT, "tests", "accelsim", "traces", "v4-lineinfo")
+    b = combos(MGTLM, [bad], 2, 1)
+    lines = b.stderr.strip().splitlines()
+    check(b.returncode == 2 and len(lines) == 1 and lines[0].startswith(
+        "param-combos: %s with " % bad) and "in increasing index" in lines[0],
+        "a refused trace folder: exit 2, one line (exit %d): %r" % (b.returncode,
+                                                                     b.stderr[-500:]))
     finish()
 
 
