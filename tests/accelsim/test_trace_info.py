@@ -8,9 +8,10 @@ with the tracer's context), the data check's unit-test trace (a 256 B access, a 
 crossing a line) and traces tools/tracegen writes (stores, atomics and reductions,
 shared memory, irregular gathers, several launches), the same folders gzip-compressed
 and xz-compressed, the recording's instruction count against its own stats.csv, an
-.xz of two streams read as one file; a truncated .gz, a truncated .xz and an .xz with
-bytes after its stream, each refused with one line and exit status 2; and a run of
-gpu4-baseline on v5-clusters, plain and xz-compressed, with the same statistics.
+.xz of two streams read as one file, a kernelslist.g that names the .xz file; a
+truncated .gz, a truncated .xz and an .xz with bytes after its stream, each refused
+with one line and exit status 2; and a run of gpu4-baseline on v5-clusters, plain and
+xz-compressed, with the same statistics.
 
 usage: test_trace_info.py MGTLM SOURCE_ROOT
 """
@@ -187,6 +188,18 @@ def main():
                          lambda data: two_streams(lzma.decompress(data)))
         check(compare(mgtlm, root, two, "v4-lineinfo.xz in two streams") ==
               plain["v4-lineinfo"], "v4-lineinfo.xz in two streams: the same document")
+        named = os.path.join(tmp, "named.xz")
+        shutil.copytree(os.path.join(tmp, "v5-clusters.xz"), named)
+        os.remove(os.path.join(named, "kernelslist.g.xz"))
+        with open(os.path.join(hand, "v5-clusters", "kernelslist.g")) as f:
+            listed = f.read().replace(".traceg\n", ".traceg.xz\n")
+        with open(os.path.join(named, "kernelslist.g"), "w") as f:
+            f.write(listed)
+        got = trace_info(mgtlm, named)["kernels"]
+        check([k["file"] for k in got] == ["kernel-1-ctx_0x7f3a2c001230.traceg.xz"] and
+              [dict(k, file=None) for k in got] ==
+              [dict(k, file=None) for k in plain["v5-clusters"]],
+              "v5-clusters: a list naming the .xz file gives the same counts")
         half = lambda data: data[:len(data) // 2]  # noqa: E731
         bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "cut.gz", half)
         refused(mgtlm, bad, path, ": cannot read: unexpected end of file",
