@@ -12,7 +12,7 @@
  *   rule for allocations (placement.c), which until stop 29 was the only check, with
  *   no line, and none for MemcpyDtoH.
  * - A launch names a file of the same folder, "kernel-<n>.traceg", optionally with
- *   the tracer's context ("kernel-<n>-ctx_0x<hex>.traceg", Accel-Sim 1.3 and later)
+ *   the tracer's context ("kernel-<n>-ctx_0x<hex>.traceg", Accel-Sim's later tracers)
  *   and ".gz" or ".xz": a path with a '/' is refused, which keeps a trace folder
  *   self-contained. The file is looked up as written, then with ".gz", then with
  *   ".xz" appended, so a folder whose traces were compressed after recording needs

@@ -1,6 +1,7 @@
 /* Streaming inflation of an xz-compressed Accel-Sim trace file through liblzma: the
- * tracer of Accel-Sim 1.3 and later compresses its traces with xz by default
- * (TRACE_FILE_COMPRESS=1) and its post-processor writes kernel-<n>.traceg.xz.
+ * NVBit tracer of Accel-Sim's development branch can write xz since December 2023
+ * (TRACE_FILE_COMPRESS=1, the default in its later versions), and its post-processor
+ * then writes kernel-<n>.traceg.xz.
  *
  * Decisions:
  * - A file is xz when it starts with the format's magic bytes (FD 37 7A 58 5A 00),
