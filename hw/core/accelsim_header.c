@@ -10,7 +10,7 @@
  *   (the lineinfo column depends on "-enable lineinfo", not on the version). Version 5
  *   is Accel-Sim's tracer for NVBit 1.7, whose change from 4 left the format as it was.
  *   Versions 1 and 2 put the block and warp on every line and are refused, as are
- *   versions after 5 (version 6 adds register values and TMA operands to the lines).
+ *   versions after 5 (version 6 lines may end in a second immediate and register values).
  * - Numbers are parsed by hand (ats_scan_u64 and ats_scan_i64 in accelsim_parse.h, which
  *   ats_parse_u64 and ats_parse_i64 wrap for whole tokens) rather than with strtoull:
  *   no blank or sign that strtoull would skip or take, and fast on the reader's hot
