@@ -68,6 +68,7 @@ struct AtsReader {
     AtsLines *lines;
     AtsKernelInfo info;
     uint64_t unknown;
+    uint64_t clustered; /* blocks with a cluster line (ats_reader_clustered) */
     ReadStep step;
     uint32_t xyz[3];    /* the peeked block's coordinates (READ_PEEKED) */
     AtsCta cta;         /* the reader's own block */
@@ -528,6 +529,7 @@ static bool read_body(AtsReader *r, bool parse, SimError *err)
         }
         if (strcmp(line, "#END_TB") == 0) {
             r->step = READ_BETWEEN;
+            r->clustered += clusters != 0;
             return true;
         }
         if (listed == 0 && strncmp(line, "cluster ", 8) == 0) {
@@ -664,6 +666,11 @@ void ats_reader_trust(AtsReader *r)
 uint64_t ats_reader_unknown(const AtsReader *r)
 {
     return r->unknown;
+}
+
+uint64_t ats_reader_clustered(const AtsReader *r)
+{
+    return r->clustered;
 }
 
 void ats_reader_close(AtsReader *r)

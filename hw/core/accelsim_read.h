@@ -84,6 +84,9 @@ void ats_reader_sent_only(AtsReader *r);
 /* Instructions read so far whose mnemonic is not in the opcode table (accelsim_op.h),
  * each counted as an int op (skipped blocks are not read, so not counted). */
 uint64_t ats_reader_unknown(const AtsReader *r);
+/* Blocks read so far (parsed or skipped) that have at least one cluster line (sm_90
+ * thread block clusters, which mgtlm does not model). */
+uint64_t ats_reader_clustered(const AtsReader *r);
 void ats_reader_close(AtsReader *r);
 
 /* Frees what a CTA holds and zeroes it. */

@@ -71,6 +71,7 @@ typedef struct TraceKernel {
     uint64_t by_class[ATS_CLASS_COUNT]; /* instruction lines per class */
     uint64_t local_line_reqs; /* the part of line_reqs the local accesses make */
     uint64_t unknown;         /* lines of a mnemonic outside the opcode table */
+    uint64_t clustered;       /* blocks with cluster lines (clusters are not modelled) */
     bool in_order;            /* the file lists its CTAs in strictly increasing index */
     TraceDisorder disorder;   /* when not: the first block out of order */
     TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */

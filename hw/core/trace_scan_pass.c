@@ -157,6 +157,7 @@ bool trace_scan_pass(TraceKernel *tk, uint32_t k, TraceWritten *w, TraceSpool *s
     }
     tk->spool_end = spool ? trace_spool_end(spool) : 0;
     tk->unknown = ats_reader_unknown(r);
+    tk->clustered = ats_reader_clustered(r);
     ats_reader_close(r);
     return ok;
 }

@@ -58,7 +58,7 @@ def compare(mgtlm, root, folder, label):
         name = "%s %s" % (label, w["file"])
         for key in ("ctas", "warps", "warp_instructions", "thread_instructions",
                     "global_instructions", "local_instructions", "global_line_requests",
-                    "local_line_requests"):
+                    "local_line_requests", "cluster_blocks"):
             check(g[key] == w[key], "%s: %s %d == reference %d" % (name, key, g[key],
                                                                     w[key]))
         for cls in MEMORY:

@@ -1,7 +1,8 @@
 /* `mgtlm trace-info DIR [--json]`: what an Accel-Sim trace folder holds, per kernel in
  * kernelslist.g order: name, grid, block, CTAs, warps, warp and thread instructions,
  * instructions per class, the global and local memory instructions and their 128 B
- * line requests (SPEC.md 6.3) and the instructions of an unknown mnemonic; and the
+ * line requests (SPEC.md 6.3), the instructions of an unknown mnemonic and the blocks
+ * that name a thread block cluster (both read but not modelled as such); and the
  * MemcpyHtoD allocations. Text, or one JSON document with --json (the form
  * tools/ref/accelsim_count.py writes, so the two are compared as they are).
  *
@@ -71,12 +72,13 @@ static json_t *ti_kernel_json(const TraceKernel *t)
                   (json_int_t)t->warps, "warp_instructions", (json_int_t)t->warp_insts,
                   "thread_instructions", (json_int_t)t->thread_insts, "classes", classes);
     json_object_update_new(
-        k, json_pack("{s:I, s:I, s:I, s:I, s:I}", "global_instructions",
-                     (json_int_t)t->global_insts, "local_instructions",
-                     (json_int_t)t->local_insts, "global_line_requests",
-                     (json_int_t)(t->line_reqs - t->local_line_reqs),
-                     "local_line_requests", (json_int_t)t->local_line_reqs,
-                     "unknown_opcodes", (json_int_t)t->unknown));
+        k,
+        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "global_instructions",
+                  (json_int_t)t->global_insts, "local_instructions",
+                  (json_int_t)t->local_insts, "global_line_requests",
+                  (json_int_t)(t->line_reqs - t->local_line_reqs), "local_line_requests",
+                  (json_int_t)t->local_line_reqs, "unknown_opcodes",
+                  (json_int_t)t->unknown, "cluster_blocks", (json_int_t)t->clustered));
     return k;
 }
 
@@ -102,6 +104,8 @@ static void ti_kernel_text(const TraceKernel *t)
     printf("  local: %" PRIu64 " instructions, %" PRIu64 " line requests (128 B)\n",
            t->local_insts, t->local_line_reqs);
     printf("  unknown opcodes (counted as int): %" PRIu64 "\n", t->unknown);
+    printf("  blocks naming a cluster (clusters not modelled): %" PRIu64 "\n",
+           t->clustered);
 }
 
 /* True if s is valid UTF-8 (what jansson's strings take), else false with err naming

@@ -14,7 +14,10 @@ the format's description, not from the C code. Prints one JSON document:
     {"kernels": [{"file": ..., "ctas": ..., "warps": ..., "warp_instructions": ...,
                   "thread_instructions": ..., "memory": {"ldg": ...},
                   "global_instructions": ..., "local_instructions": ...,
-                  "global_line_requests": ..., "local_line_requests": ...}]}
+                  "global_line_requests": ..., "local_line_requests": ...,
+                  "cluster_blocks": ...}]}
+
+(cluster_blocks: the blocks with at least one "cluster ..." line.)
 
 Usage: accelsim_count.py DIR
 """
@@ -112,8 +115,9 @@ def kernel_files(folder):
 
 def records(path, header):
     """Reads the kernel trace at path: its header lines into header (shmem and local
-    base addresses, lineinfo, block dims), and yields "cta" at each #BEGIN_TB and
-    (mask, opcode, width, address fields) for each instruction line."""
+    base addresses, lineinfo, block dims), and yields "cta" at each #BEGIN_TB,
+    "cluster" for each cluster line and (mask, opcode, width, address fields) for each
+    instruction line."""
     header.update({"shmem": 0, "local": 0, "lineinfo": 0, "block": (1, 1, 1)})
     with open_trace(path) as f:
         for raw in f:
@@ -134,8 +138,10 @@ def records(path, header):
             if line == "#BEGIN_TB":
                 yield "cta"
                 continue
-            if line.startswith("#") or line.split(" ")[0] in ("thread", "cluster", "warp",
-                                                               "insts"):
+            if line.split(" ")[0] == "cluster":
+                yield "cluster"
+                continue
+            if line.startswith("#") or line.split(" ")[0] in ("thread", "warp", "insts"):
                 continue
             fields = line.split()[header["lineinfo"]:]
             ndst = int(fields[2])
@@ -149,12 +155,18 @@ def count_kernel(path):
     out = {"ctas": 0, "warps": 0, "warp_instructions": 0, "thread_instructions": 0,
            "memory": {c: 0 for c in sorted(set(MEMORY.values()))},
            "global_instructions": 0, "local_instructions": 0,
-           "global_line_requests": 0, "local_line_requests": 0}
+           "global_line_requests": 0, "local_line_requests": 0, "cluster_blocks": 0}
+    named = False  # the current block has a cluster line
     for rec in records(path, header):
         if rec == "cta":
             threads = header["block"][0] * header["block"][1] * header["block"][2]
             out["ctas"] += 1
             out["warps"] += -(-threads // 32)
+            named = False
+            continue
+        if rec == "cluster":
+            out["cluster_blocks"] += not named
+            named = True
             continue
         mask, opcode, width, afields = rec
         lanes = lanes_of(mask)

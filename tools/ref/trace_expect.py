@@ -35,7 +35,7 @@ def accesses(path):
     """Yields (mnemonic class, addresses, width) of every memory instruction."""
     header = {}
     for rec in records(path, header):
-        if rec == "cta":
+        if rec in ("cta", "cluster"):
             continue
         mask, opcode, width, afields = rec
         if width == 0 or mask == 0:
