@@ -45,6 +45,11 @@ AtsXz *ats_xz_open(int fd)
     return x;
 }
 
+#define XZ_STR(x) #x
+#define XZ_XSTR(x) XZ_STR(x)
+#define XZ_MEMLIMIT_MSG                                                                  \
+    "xz data that needs more than " XZ_XSTR(ATS_XZ_MEMLIMIT_MIB) " MiB to decompress"
+
 /* liblzma's reason for a failed lzma_code, in words. */
 static const char *xz_reason(lzma_ret r)
 {
@@ -52,7 +57,7 @@ static const char *xz_reason(lzma_ret r)
     case LZMA_MEM_ERROR:
         return "out of memory";
     case LZMA_MEMLIMIT_ERROR:
-        return "xz data that needs more than 256 MiB to decompress";
+        return XZ_MEMLIMIT_MSG;
     case LZMA_FORMAT_ERROR:
         return "not an xz stream";
     case LZMA_OPTIONS_ERROR:

@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ATS_XZ_MEMLIMIT ((uint64_t)256 << 20)
+/* The decoder's memory bound in MiB, one number for the bound and its message. */
+#define ATS_XZ_MEMLIMIT_MIB 256
+#define ATS_XZ_MEMLIMIT ((uint64_t)ATS_XZ_MEMLIMIT_MIB << 20)
 #define ATS_XZ_IN 65536
 
 typedef struct AtsXz AtsXz;

@@ -9,9 +9,10 @@ crossing a line) and traces tools/tracegen writes (stores, atomics and reduction
 shared memory, irregular gathers, several launches), the same folders gzip-compressed
 and xz-compressed, the recording's instruction count against its own stats.csv, an
 .xz of two streams read as one file, a kernelslist.g that names the .xz file; a
-truncated .gz, a truncated .xz and an .xz with bytes after its stream, each refused
-with one line and exit status 2; and a run of gpu4-baseline on v5-clusters, plain and
-xz-compressed, with the same statistics.
+truncated .gz, a truncated .xz, an .xz with bytes after its stream and an .xz whose
+dictionary needs more than 256 MiB, each refused with one line and exit status 2; and
+a run of gpu4-baseline on v5-clusters, plain and xz-compressed, with the same
+statistics.
 
 usage: test_trace_info.py MGTLM SOURCE_ROOT
 """
@@ -21,9 +22,11 @@ import json
 import lzma
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 MEMORY = ("ldg", "stg", "atomg", "red", "lds", "sts", "atoms", "ldl", "stl", "ldc")
 failures = []
@@ -106,6 +109,20 @@ def two_streams(data):
     """data as two xz streams, one after the other (cut mid-line), as `cat a.xz b.xz`
     makes."""
     return lzma.compress(data[:len(data) // 3]) + lzma.compress(data[len(data) // 3:])
+
+
+def huge_dictionary(data):
+    """The xz file data with its first block's LZMA2 dictionary raised to 4 GiB
+    (property byte 40) and the block header's CRC32 made anew: a file whose decoder
+    would need more memory than the reader allows."""
+    out = bytearray(data)
+    size = (out[12] + 1) * 4  # the block header, after the 12-byte stream header
+    header = out[12:12 + size]
+    at = header.index(b"\x21\x01", 2)  # LZMA2's filter id, one property byte
+    header[at + 2] = 40
+    header[-4:] = struct.pack("<I", zlib.crc32(bytes(header[:-4])))
+    out[12:12 + size] = header
+    return bytes(out)
 
 
 def damaged(tmp, src, name, label, cut):
@@ -211,6 +228,11 @@ def main():
         refused(mgtlm, bad, path,
                 ": cannot read: corrupt xz data",
                 ".xz with bytes after its stream")
+        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "dict.xz",
+                            huge_dictionary)
+        refused(mgtlm, bad, path,
+                ":1: cannot read: xz data that needs more than 256 MiB to decompress",
+                ".xz whose dictionary is past the reader's memory bound")
     finally:
         shutil.rmtree(tmp)
         shutil.rmtree(gen)
