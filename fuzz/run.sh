@@ -104,13 +104,16 @@ for f in traces/public/*/kernel-*.traceg tests/accelsim/traces/*/kernel-*.traceg
     tests/badinput/cases/reader-*/t/kernel-1.traceg; do
     cp "$f" "$out/corpus/accelsim.seeds/$(echo "$f" | tr / _)"
 done
-# the same traces xz-compressed, so that the search starts inside liblzma's path too
-python3 -c 'import lzma, sys
+# the same traces gzip- and xz-compressed, so that the search starts inside the
+# readers of both (accelsim_gz.c, accelsim_xz.c) too
+python3 -c 'import gzip, lzma, sys
 for f in sys.argv[2:]:
     with open(f, "rb") as src:
         data = src.read()
-    with lzma.open(sys.argv[1] + f.replace("/", "_") + ".xz", "wb") as dst:
-        dst.write(data)' "$out/corpus/accelsim.seeds/" \
+    gz, xz = gzip.compress(data, mtime=0), lzma.compress(data)
+    for packed, ext in ((gz, ".gz"), (xz, ".xz")):
+        with open(sys.argv[1] + f.replace("/", "_") + ext, "wb") as dst:
+            dst.write(packed)' "$out/corpus/accelsim.seeds/" \
     tests/accelsim/traces/*/kernel-*.traceg
 i=0
 for d in testbench/*/; do

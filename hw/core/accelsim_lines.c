@@ -1,7 +1,7 @@
-/* Line reader of Accel-Sim trace files through zlib, or liblzma for an xz file (see
- * accelsim_lines.h). The file descriptor of input_file_open's stream is duplicated for
- * gzdopen or ats_xz_open, so the checks of input_file.h (regular file, no FIFO or
- * device) run before either reads a byte.
+/* Line reader of Accel-Sim trace files, plain or through accelsim_gz.h or
+ * accelsim_xz.h (see accelsim_lines.h). The file descriptor of input_file_open's stream
+ * is duplicated for the reader, so the checks of input_file.h (regular file, no FIFO or
+ * device) run before any byte is read.
  *
  * The buffer holds the unread text buf[start, end): a line is cut out of it in place
  * ('\n' overwritten by NUL); when no '\n' is left, the partial line moves to the front
@@ -15,17 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include "hw/core/accelsim_gz.h"
 #include "hw/core/accelsim_xz.h"
 #include "kernel/input_file.h"
 
 struct AtsLines {
-    gzFile gz; /* NULL for an xz file */
-    AtsXz *xz; /* NULL for any other */
+    int fd;    /* a plain file's descriptor, else -1 */
+    AtsGz *gz; /* NULL for any other than a gzip file */
+    AtsXz *xz; /* NULL for any other than an xz file */
     char *path;
     uint64_t number;
     uint64_t base;     /* the file offset of buf[0] */
@@ -33,7 +34,7 @@ struct AtsLines {
     size_t length;     /* of the line last returned */
     size_t start, end; /* unread text */
     size_t nul;        /* offset of the first NUL byte in [start, end), else SIZE_MAX */
-    bool eof;          /* zlib or liblzma returned the end of the file */
+    bool eof;          /* the read returned the end of the file */
     char buf[ATS_LINES_CHUNK + ATS_LINE_MAX + 1 + ATS_LINE_PAD];
 };
 
@@ -65,16 +66,18 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     AtsLines *l = malloc(sizeof *l);
     char *copy = strdup(path);
     bool xz = ats_xz_is(fd);
+    bool gz = !xz && ats_gz_is(fd);
     AtsXz *x = (l && copy && xz) ? ats_xz_open(fd) : NULL;
-    gzFile gz = (l && copy && !xz) ? gzdopen(fd, "rb") : NULL;
-    if (!gz && !x) {
+    AtsGz *g = (l && copy && gz) ? ats_gz_open(fd) : NULL;
+    if (!l || !copy || (xz && !x) || (gz && !g)) {
         close(fd);
         free(l);
         free(copy);
         sim_error_set(err, "%s: cannot open: out of memory", path);
         return NULL;
     }
-    l->gz = gz;
+    l->fd = (xz || gz) ? -1 : fd;
+    l->gz = g;
     l->xz = x;
     l->path = copy;
     l->number = l->base = l->offset = 0;
@@ -85,17 +88,17 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     return l;
 }
 
-/* zlib's reason for the last failure, without the "<fd:N>: " it prefixes for a
- * stream opened by gzdopen. */
-static const char *lines_gz_reason(AtsLines *l)
+/* Reads up to n bytes of a plain file into out, as ats_gz_read and ats_xz_read do. */
+static long lines_read_plain(AtsLines *l, char *out, size_t n, const char **why)
 {
-    int code;
-    const char *msg = gzerror(l->gz, &code);
-    if (code == Z_ERRNO) {
-        return strerror(errno);
+    ssize_t got;
+    do {
+        got = read(l->fd, out, n);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        *why = strerror(errno);
     }
-    const char *colon = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ": ") : NULL;
-    return colon ? colon + 2 : msg;
+    return (long)got;
 }
 
 /* Moves the partial line to the front of the buffer and reads a chunk behind it;
@@ -114,16 +117,10 @@ static bool lines_fill(AtsLines *l, SimError *err)
     const char *why = NULL;
     if (l->xz) {
         n = ats_xz_read(l->xz, l->buf + keep, ATS_LINES_CHUNK, &why);
+    } else if (l->gz) {
+        n = ats_gz_read(l->gz, l->buf + keep, ATS_LINES_CHUNK, &why);
     } else {
-        n = gzread(l->gz, l->buf + keep, ATS_LINES_CHUNK);
-        int code = Z_OK;
-        if (n <= 0) {
-            gzerror(l->gz, &code);
-        }
-        if (n < 0 || code != Z_OK) {
-            n = -1;
-            why = lines_gz_reason(l);
-        }
+        n = lines_read_plain(l, l->buf + keep, ATS_LINES_CHUNK, &why);
     }
     if (n < 0) {
         return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
@@ -250,20 +247,20 @@ uint64_t ats_lines_offset(const AtsLines *l)
 
 bool ats_lines_seekable(AtsLines *l)
 {
-    return l->gz && gzdirect(l->gz) == 1;
+    return l->fd >= 0;
 }
 
 bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err)
 {
-    if (!l->gz) {
-        return sim_error_set(err,
-                             "%s:%" PRIu64 ": cannot seek: an xz file is read in order",
-                             l->path, line);
+    if (l->fd < 0) {
+        return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s file is read in order",
+                             l->path, line, l->xz ? "an xz" : "a gzip");
     }
-    z_off_t at = (z_off_t)offset;
-    if (at < 0 || (uint64_t)at != offset || gzseek(l->gz, at, SEEK_SET) != at) {
+    off_t at = (off_t)offset;
+    if (at < 0 || (uint64_t)at != offset || lseek(l->fd, at, SEEK_SET) != at) {
         return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s", l->path, line,
-                             lines_gz_reason(l));
+                             at < 0 || (uint64_t)at != offset ? "offset out of range"
+                                                              : strerror(errno));
     }
     l->base = offset;
     l->start = l->end = 0;
@@ -292,9 +289,10 @@ const char *ats_lines_path(const AtsLines *l)
 void ats_lines_close(AtsLines *l)
 {
     if (l) {
-        if (l->gz) {
-            gzclose(l->gz);
+        if (l->fd >= 0) {
+            close(l->fd);
         }
+        ats_gz_close(l->gz);
         ats_xz_close(l->xz);
         free(l->path);
         free(l);

@@ -1,19 +1,20 @@
 /* Line-by-line reading of an Accel-Sim trace file (kernelslist.g, kernel-<n>.traceg),
  * plain, gzip- or xz-compressed alike: the file is opened through kernel/input_file.h
  * (a regular file only) and read through liblzma when it starts with the xz magic
- * (accelsim_xz.h), else through zlib, which passes a file without the gzip magic
- * through unchanged.
+ * (accelsim_xz.h), through zlib when it starts with the gzip magic (accelsim_gz.h),
+ * else as it is.
  *
  * Decisions:
  * - A line is at most ATS_LINE_MAX bytes: a real trace line (32 addresses of 18
  *   characters and the registers) is under 1 KiB, and a longer one is refused rather
  *   than grown into memory without bound.
  * - The end of line is "\n" or "\r\n"; the returned text has neither.
- * - A damaged or truncated gzip or xz stream is an error naming the line it broke in,
- *   never taken for the end of the file.
+ * - A damaged or truncated gzip or xz stream, and bytes after its end that start no
+ *   other member or stream, are an error naming the line it broke in, never taken for
+ *   the end of the file.
  * - The file is read in chunks of ATS_LINES_CHUNK bytes into one buffer and every line
- *   is returned in place (no copy): zlib or liblzma writes a chunk that large into the
- *   buffer, plain or inflated. A NUL byte is looked for once per chunk, not per line.
+ *   is returned in place (no copy): read(), zlib or liblzma writes a chunk that large
+ *   into the buffer, plain or inflated. A NUL byte is looked for once per chunk, not per line.
  *   The buffer is the reader's whole memory for text, whatever the file's length. */
 #ifndef MGTLM_HW_CORE_ACCELSIM_LINES_H
 #define MGTLM_HW_CORE_ACCELSIM_LINES_H
@@ -58,7 +59,7 @@ bool ats_lines_take(AtsLines *l, const char *text, size_t len);
 /* The file offset of the first byte of the line last returned (or passed over). */
 uint64_t ats_lines_offset(const AtsLines *l);
 /* True if the file is read as it is (not compressed): ats_lines_seek then moves
- * in the file without reading it. Call after the first line was read. */
+ * in the file without reading it. */
 bool ats_lines_seekable(AtsLines *l);
 /* Moves to offset, the first byte of a line that ats_lines_offset gave for this file
  * (a plain file: ats_lines_seekable), whose number is line (>= 1): the next

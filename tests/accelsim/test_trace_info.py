@@ -8,9 +8,12 @@ with the tracer's context), the data check's unit-test trace (a 256 B access, a 
 crossing a line) and traces tools/tracegen writes (stores, atomics and reductions,
 shared memory, irregular gathers, several launches), the same folders gzip-compressed
 and xz-compressed, the recording's instruction count against its own stats.csv, an
-.xz of two streams read as one file, a kernelslist.g that names the .xz file; a
-truncated .gz, a truncated .xz, an .xz with bytes after its stream and an .xz whose
-dictionary needs more than 256 MiB, each refused with one line and exit status 2; and
+.xz of two streams and a .gz of two members read as one file (also with the second
+member's magic bytes cut across the reader's 64 KiB reads), a kernelslist.g that names
+the .xz file; a truncated .gz, a .gz with a damaged check, .gz files with junk, zero
+bytes, one byte or a bare magic after the member, a truncated .xz, an .xz with bytes
+after its stream and an .xz whose dictionary needs more than 256 MiB, each refused
+with one line and exit status 2; and
 a run of gpu4-baseline on v5-clusters, plain and xz-compressed, with the same
 statistics.
 
@@ -109,6 +112,26 @@ def two_streams(data):
     """data as two xz streams, one after the other (cut mid-line), as `cat a.xz b.xz`
     makes."""
     return lzma.compress(data[:len(data) // 3]) + lzma.compress(data[len(data) // 3:])
+
+
+def two_members(data):
+    """data as two gzip members (cut mid-line), as `cat a.gz b.gz` makes; the first
+    member's header carries a comment (FCOMMENT) of the length that makes the member
+    end one byte before a multiple of 64 KiB, the size of the reader's reads, so that
+    the second member's magic bytes lie across two reads."""
+    first = gzip.compress(data[:len(data) // 3], mtime=0)
+    body = first[10:]  # the 10-byte header, then deflate data and trailer
+    size = 10 + 1 + len(body)  # with an empty comment (its NUL)
+    pad = (65535 - size) % 65536
+    header = first[:3] + bytes([first[3] | 0x10]) + first[4:10]
+    member = header + b"c" * pad + b"\0" + body
+    assert len(member) % 65536 == 65535
+    return member + gzip.compress(data[len(data) // 3:], mtime=0)
+
+
+def gz_damaged_check(data):
+    """data with the gzip trailer's CRC32 flipped."""
+    return data[:-8] + bytes([data[-8] ^ 0xff]) + data[-7:]
 
 
 def huge_dictionary(data):
@@ -217,10 +240,30 @@ def main():
               [dict(k, file=None) for k in got] ==
               [dict(k, file=None) for k in plain["v5-clusters"]],
               "v5-clusters: a list naming the .xz file gives the same counts")
+        two, _ = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "two.gz",
+                         lambda data: two_members(gzip.decompress(data)))
+        check(compare(mgtlm, root, two, "v4-lineinfo.gz in two members") ==
+              plain["v4-lineinfo"], "v4-lineinfo.gz in two members: the same document")
         half = lambda data: data[:len(data) // 2]  # noqa: E731
         bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "cut.gz", half)
-        refused(mgtlm, bad, path, ": cannot read: unexpected end of file",
+        refused(mgtlm, bad, path, ": cannot read: truncated gzip stream",
                 "truncated .gz")
+        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "crc.gz",
+                            gz_damaged_check)
+        refused(mgtlm, bad, path,
+                ": cannot read: corrupt gzip data (incorrect data check)",
+                ".gz with a damaged check")
+        for label, tail in (("junk", b"these bytes are not a gzip member\n"),
+                            ("zeros", b"\0" * 512), ("one", b"\x1f")):
+            bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz",
+                                label + ".gz", lambda data: data + tail)
+            refused(mgtlm, bad, path,
+                    ": cannot read: data after the end of the gzip stream",
+                    ".gz with %s after its member" % label)
+        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "magic.gz",
+                            lambda data: data + b"\x1f\x8b")
+        refused(mgtlm, bad, path, ": cannot read: truncated gzip stream",
+                ".gz with a bare magic after its member")
         bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "cut.xz", half)
         refused(mgtlm, bad, path, ": cannot read: truncated xz stream", "truncated .xz")
         bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "junk.xz",

@@ -6,9 +6,10 @@
  * line that is exactly a given text (ats_lines_take, the reader's guess); the
  * reader's own block is cleared between blocks; and a file of several read chunks (lines
  * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain, .gz and
- * .xz, the last also as two xz streams one after the other) gives every address its
- * line wrote, with a NUL byte or an overlong line in a later chunk reported on its own
- * line; an xz file is not seekable and a seek in one is refused with a message.
+ * .xz, each also as two gzip members or two xz streams one after the other) gives every
+ * address its line wrote, with a NUL byte or an overlong line in a later chunk reported
+ * on its own line; a gzip or xz file is not seekable and a seek in one is refused with
+ * a message.
  * Expected values are the formulas the test writes its lines from. */
 #include <lzma.h>
 #include <stdlib.h>
@@ -469,6 +470,51 @@ static void xz_file(const char *src, const char *dst, bool two)
     fclose(out);
 }
 
+/* dst: src gzip-compressed in two members split at a third of it, as `cat a.gz b.gz`
+ * makes (gzopen's "a" mode starts a new member). */
+static void gz_two_members(const char *src, const char *dst)
+{
+    FILE *in = fopen(src, "rb");
+    CHECK(in != NULL);
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    static char buf[65536];
+    long done = 0;
+    for (int part = 0; part < 2; part++) {
+        gzFile g = gzopen(dst, part ? "ab1" : "wb1");
+        long stop = part ? size : size / 3;
+        while (done < stop) {
+            long want = stop - done < (long)sizeof buf ? stop - done : (long)sizeof buf;
+            size_t n = fread(buf, 1, (size_t)want, in);
+            CHECK(n == (size_t)want && gzwrite(g, buf, (unsigned)n) == (int)n);
+            done += want;
+        }
+        CHECK(gzclose(g) == Z_OK);
+    }
+    fclose(in);
+}
+
+/* Opens path, reads its first line and checks that a seek in it is refused naming
+ * kind ("an xz", "a gzip"). */
+static void check_no_seek(const char *path, const char *kind)
+{
+    SimError err = {{0}};
+    AtsLines *l = ats_lines_open(path, &err);
+    char *line = NULL;
+    CHECK(l != NULL && ats_lines_next(l, &line, &err) && line != NULL);
+    if (l) {
+        CHECK_STR(line, "-grid dim = (3,1,1)");
+        CHECK(!ats_lines_seekable(l));
+        CHECK(!ats_lines_seek(l, 0, 1, &err));
+        char want[320];
+        snprintf(want, sizeof want, "%s:1: cannot seek: %s file is read in order", path,
+                 kind);
+        CHECK_STR(err.msg, want);
+        ats_lines_close(l);
+    }
+}
+
 static void test_long_file(void)
 {
     write_long(path_of("kernel-5.traceg"), false, 0, NULL);
@@ -481,21 +527,11 @@ static void test_long_file(void)
     check_long(path_of("kernel-8.traceg.xz"));
     xz_file(plain, path_of("kernel-9.traceg.xz"), true);
     check_long(path_of("kernel-9.traceg.xz"));
+    gz_two_members(plain, path_of("kernel-10.traceg.gz"));
+    check_long(path_of("kernel-10.traceg.gz"));
 
-    SimError err = {{0}};
-    AtsLines *l = ats_lines_open(path_of("kernel-8.traceg.xz"), &err);
-    char *line = NULL;
-    CHECK(l != NULL && ats_lines_next(l, &line, &err) && line != NULL);
-    if (l) {
-        CHECK_STR(line, "-grid dim = (3,1,1)");
-        CHECK(!ats_lines_seekable(l));
-        CHECK(!ats_lines_seek(l, 0, 1, &err));
-        char want[320];
-        snprintf(want, sizeof want, "%s:1: cannot seek: an xz file is read in order",
-                 path_of("kernel-8.traceg.xz"));
-        CHECK_STR(err.msg, want);
-        ats_lines_close(l);
-    }
+    check_no_seek(path_of("kernel-8.traceg.xz"), "an xz");
+    check_no_seek(path_of("kernel-6.traceg.gz"), "a gzip");
 }
 
 /* The first error reading path to its end. */
@@ -588,9 +624,10 @@ int main(void)
     RUN(test_long_file);
     RUN(test_long_file_errors);
     static const char *const names[] = {
-        "kernel-1.traceg",    "kernel-2.traceg",    "kernel-3.traceg", "kernel-4.traceg",
-        "kernel-5.traceg",    "kernel-6.traceg.gz", "kernel-7.traceg", "lines.txt",
-        "kernel-8.traceg.xz", "kernel-9.traceg.xz",
+        "kernel-1.traceg",    "kernel-2.traceg",     "kernel-3.traceg",
+        "kernel-4.traceg",    "kernel-5.traceg",     "kernel-6.traceg.gz",
+        "kernel-7.traceg",    "lines.txt",           "kernel-8.traceg.xz",
+        "kernel-9.traceg.xz", "kernel-10.traceg.gz",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         unlink(path_of(names[i]));
