@@ -117,10 +117,14 @@ def check_bad_options(c, mgtlm, platform, tmp):
         f.write("abc\ndef\n")
     fifo = os.path.join(tmp, "fifo")
     os.mkfifo(fifo)
+    good = os.path.join(tmp, "good")
+    with open(good, "w") as f:
+        f.write("abc\n")
     for args, needle in [(["--token", ""], "--token: expected"),
                          (["--token", "a b"], "--token: expected"),
                          (["--token", "x" * 257], "--token: expected"),
-                         (["--token", "a", "--token", "b"], "only one of"),
+                         (["--token", "a", "--token", "b"], "--token given twice"),
+                         (["--token", "a", "--token-file", good], "only one of"),
                          (["--token-file", os.path.join(tmp, "none")], "No such file"),
                          (["--token-file", empty], "--token-file: expected"),
                          (["--token-file", two], "--token-file: expected"),

@@ -97,11 +97,11 @@ class DeviceMemory(threading.Thread):
         self.sock.sendall(pc.tlp_frame(self.seq, cpl))
 
 
-def run_once(c, mgtlm, platform, corrupt, answer="data", extra=()):
-    """A live peer gets a 30 s completion timeout (a loaded machine may delay a Python
-    thread past the 50 ms default); extra options come after and may replace it."""
+def run_once(c, mgtlm, platform, corrupt, answer="data", extra=(), timeout="30s"):
+    """A live peer gets a 30 s completion timeout by default (a loaded machine may delay
+    a Python thread past the 50 ms default of mgtlm serve)."""
     srv = Server(mgtlm, [platform, "--pcie-ip", "127.0.0.1:0=gpu0.cu.mem",
-                         "--pcie-timeout", "30s"] + list(extra))
+                         "--pcie-timeout", timeout] + list(extra))
     dev = None
     try:
         dev = DeviceMemory(srv.pcie_ports[0], corrupt, answer)
@@ -148,8 +148,8 @@ def main():
     few = ["--set", "gpu0.cu.count=40"]
     for answer, counter in (("SC", "pcie_cpl_no_data"), ("UR", None), ("CA", None),
                             ("none", "pcie_cpl_timeouts")):
-        extra = few + (["--pcie-timeout", "100ms"] if answer == "none" else [])
-        stats, dev = run_once(c, mgtlm, platform, False, answer, extra)
+        timeout = "100ms" if answer == "none" else "30s"
+        stats, dev = run_once(c, mgtlm, platform, False, answer, few, timeout)
         if not stats:
             continue
         reads = stats["gpu0.cu.reads"]

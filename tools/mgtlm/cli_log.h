@@ -29,12 +29,13 @@ void cli_log_free(CliLog *l);
 /* The ids of the log options and their entries for a subcommand's option table. */
 enum { CLI_LOG_DIR = CLI_LONG_ONLY + 100, CLI_LOG_PORTS, CLI_LOG_FORMAT };
 #define CLI_LOG_OPTS                                                                     \
-    {CLI_LOG_DIR, "log-dir", "DIR", "write per-port logs into DIR (made if missing)"},   \
+    {CLI_LOG_DIR, "log-dir", "DIR", "write per-port logs into DIR (made if missing)",    \
+     false},                                                                             \
         {CLI_LOG_PORTS, "log-ports", "GLOB",                                             \
-         "log only matching ports (repeatable; default all)"},                           \
+         "log only matching ports (repeatable; default all)", true},                     \
     {                                                                                    \
         CLI_LOG_FORMAT, "log-format", "FORMAT",                                          \
-            "jsonl (default), binary, perfetto, perfetto-gz or vcd"                      \
+            "jsonl (default), binary, perfetto, perfetto-gz or vcd", false               \
     }
 
 /* Applies log option id (one of CLI_LOG_*) with its value. Fails on a bad value

@@ -79,6 +79,15 @@ int cli_parse_next(CliParse *p, const char **val, SimError *err)
         cli_usage(stdout, p->spec);
         return CLI_HELP;
     }
+    o = cli_find(p->spec, c);
+    size_t i = o ? (size_t)(o - p->spec->opts) : CLI_OPT_MAX;
+    if (i < CLI_OPT_MAX && o->arg && !o->repeat) {
+        if (p->seen[i]) {
+            sim_error_set(err, "%s: --%s given twice (it takes one value)", cmd, o->name);
+            return CLI_ERROR;
+        }
+        p->seen[i] = true;
+    }
     return c;
 }
 

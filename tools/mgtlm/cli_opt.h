@@ -7,7 +7,11 @@
  * are collected in command-line order, also with POSIXLY_CORRECT set); a value is given
  * as "--opt=value", "--opt value", "-o value" or "-ovalue";
  * an unambiguous prefix of a long name is accepted (getopt_long's rule). getopt's own
- * messages are off: every error is one line "<command>: ..." for exit status 2. */
+ * messages are off: every error is one line "<command>: ..." for exit status 2.
+ * An option with a value that is not marked repeatable (a list, such as --set), given
+ * twice, is an error ("<command>: --stats given twice (it takes one value)"): until
+ * stop 44 the last one won and the first was dropped without a word, so `--trace A
+ * --trace B` ran B alone. A flag given twice is the flag. */
 #ifndef MGTLM_CLI_OPT_H
 #define MGTLM_CLI_OPT_H
 
@@ -29,12 +33,13 @@ typedef struct CliOpt {
     const char *name; /* long name without "--" */
     const char *arg;  /* value placeholder ("FILE"), NULL for a flag */
     const char *help; /* one line */
+    bool repeat;      /* a value option that may be given more than once */
 } CliOpt;
 
 /* Every subcommand's -h/--help entry. */
 #define CLI_OPT_HELP                                                                     \
     {                                                                                    \
-        'h', "help", NULL, "print this help and exit"                                    \
+        'h', "help", NULL, "print this help and exit", false                             \
     }
 
 typedef struct CliSpec {
@@ -57,6 +62,7 @@ typedef struct CliParse {
     int argc;
     char **argv; /* the operands are gathered into argv[1 .. noperands] */
     int noperands;
+    bool seen[CLI_OPT_MAX]; /* the value options given so far, by table index */
     char shorts[2 * CLI_OPT_MAX + 2];
     struct option longs[CLI_OPT_MAX + 1];
 } CliParse;

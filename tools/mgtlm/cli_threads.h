@@ -14,7 +14,8 @@ enum { CLI_THREADS = CLI_LONG_ONLY + 200 };
     {                                                                                    \
         CLI_THREADS, "threads", "N",                                                     \
             "run the platform's partitions on N threads (default 1; same outputs for "   \
-            "any N)"                                                                     \
+            "any N)",                                                                    \
+            false                                                                        \
     }
 
 /* *out = the value of --threads val, 1 to CLI_THREADS_MAX; else false with err

@@ -28,8 +28,8 @@
 enum { COMPARE_CSV = CLI_LONG_ONLY };
 
 static const CliOpt compare_opts[] = {
-    {'m', "match", "GLOB", "compare only the stats matching GLOB (repeatable)"},
-    {COMPARE_CSV, "csv", "FILE", "write the table as CSV (stat,file,value,ratio)"},
+    {'m', "match", "GLOB", "compare only the stats matching GLOB (repeatable)", true},
+    {COMPARE_CSV, "csv", "FILE", "write the table as CSV (stat,file,value,ratio)", false},
     CLI_OPT_HELP,
 };
 

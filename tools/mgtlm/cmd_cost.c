@@ -13,8 +13,8 @@
 #include "kernel/platform/platform.h"
 
 static const CliOpt cost_opts[] = {
-    {'j', "json", NULL, "print the report as JSON"},
-    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    {'j', "json", NULL, "print the report as JSON", false},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)", true},
     CLI_OPT_HELP,
 };
 

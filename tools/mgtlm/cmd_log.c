@@ -10,8 +10,8 @@
 #include "kernel/trace/trace.h"
 
 static const CliOpt log_opts[] = {
-    {'f', "format", "FORMAT", "jsonl, perfetto, perfetto-gz or vcd"},
-    {'o', "out", "DIR", "the folder to write into (made with its parents)"},
+    {'f', "format", "FORMAT", "jsonl, perfetto, perfetto-gz or vcd", false},
+    {'o', "out", "DIR", "the folder to write into (made with its parents)", false},
     CLI_OPT_HELP,
 };
 

@@ -60,21 +60,23 @@ typedef struct RunArgs {
 enum { RUN_STATS_CSV = CLI_LONG_ONLY, RUN_ALL, RUN_PROGRESS, RUN_MPI };
 
 static const CliOpt run_opts[] = {
-    {'w', "workload", "FILE", "apply a workload file's sets and time limit"},
+    {'w', "workload", "FILE", "apply a workload file's sets and time limit", false},
     {'t', "trace", "DIR",
-     "run the trace in DIR on the platform's cores (--set trace=DIR)"},
-    {'u', "until", "TIME", "stop at this simulated time (e.g. 10us)"},
-    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
-    {'o', "stats", "FILE", "write the stats as JSON into FILE"},
-    {RUN_STATS_CSV, "stats-csv", "FILE", "write the stats as CSV into FILE"},
+     "run the trace in DIR on the platform's cores (--set trace=DIR)", false},
+    {'u', "until", "TIME", "stop at this simulated time (e.g. 10us)", false},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)", true},
+    {'o', "stats", "FILE", "write the stats as JSON into FILE", false},
+    {RUN_STATS_CSV, "stats-csv", "FILE", "write the stats as CSV into FILE", false},
     CLI_LOG_OPTS,
-    {'q', "quiet", NULL, "print no summary and no progress line"},
-    {RUN_ALL, "all", NULL, "the summary also lists the statistics that stayed zero"},
+    {'q', "quiet", NULL, "print no summary and no progress line", false},
+    {RUN_ALL, "all", NULL, "the summary also lists the statistics that stayed zero",
+     false},
     {RUN_PROGRESS, "progress", "SECONDS",
-     "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)"},
+     "a progress line every SECONDS host seconds (0.5 on a terminal, else 10; 0: none)",
+     false},
     CLI_THREADS_OPT,
     {RUN_MPI, "mpi", NULL,
-     "spread the partitions over the ranks of mpirun (a build with MPI)"},
+     "spread the partitions over the ranks of mpirun (a build with MPI)", false},
     CLI_OPT_HELP,
 };
 

@@ -44,15 +44,19 @@
 enum { SWEEP_STAT = CLI_LONG_ONLY, SWEEP_SEP };
 
 static const CliOpt sweep_opts[] = {
-    {'v', "vary", "KEY=V1,V2,...", "run once per value of a --set key (repeatable)"},
-    {'s', "set", "inst.param=value", "a set every run gets (repeatable; globs allowed)"},
-    {'t', "trace", "DIR", "every run executes the trace in DIR (--set trace=DIR)"},
-    {'w', "workload", "FILE", "every run applies a workload file's sets and time limit"},
-    {'u', "until", "TIME", "every run stops at this simulated time"},
-    {SWEEP_STAT, "stat", "GLOB", "write only the stats matching GLOB (repeatable)"},
-    {'j', "jobs", "N", "run N processes at a time (default: the online processors)"},
-    {'o', "out", "FILE", "write the table into FILE (default: standard output)"},
-    {'f', "format", "FORMAT", "csv (default) or tsv"},
+    {'v', "vary", "KEY=V1,V2,...", "run once per value of a --set key (repeatable)",
+     true},
+    {'s', "set", "inst.param=value", "a set every run gets (repeatable; globs allowed)",
+     true},
+    {'t', "trace", "DIR", "every run executes the trace in DIR (--set trace=DIR)", false},
+    {'w', "workload", "FILE", "every run applies a workload file's sets and time limit",
+     false},
+    {'u', "until", "TIME", "every run stops at this simulated time", false},
+    {SWEEP_STAT, "stat", "GLOB", "write only the stats matching GLOB (repeatable)", true},
+    {'j', "jobs", "N", "run N processes at a time (default: the online processors)",
+     false},
+    {'o', "out", "FILE", "write the table into FILE (default: standard output)", false},
+    {'f', "format", "FORMAT", "csv (default) or tsv", false},
     CLI_OPT_HELP,
 };
 

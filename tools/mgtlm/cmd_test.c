@@ -31,7 +31,7 @@ enum { TEST_MPI = CLI_LONG_ONLY };
 static const CliOpt test_opts[] = {
     CLI_LOG_OPTS,
     CLI_THREADS_OPT,
-    {TEST_MPI, "mpi", NULL, "run on the ranks of mpirun (a build with MPI)"},
+    {TEST_MPI, "mpi", NULL, "run on the ranks of mpirun (a build with MPI)", false},
     CLI_OPT_HELP,
 };
 

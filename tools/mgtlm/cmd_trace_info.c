@@ -27,7 +27,7 @@
 enum { TI_JSON = CLI_LONG_ONLY };
 
 static const CliOpt ti_opts[] = {
-    {TI_JSON, "json", NULL, "print one JSON document instead of text"},
+    {TI_JSON, "json", NULL, "print one JSON document instead of text", false},
     CLI_OPT_HELP,
 };
 

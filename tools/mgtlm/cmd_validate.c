@@ -17,10 +17,10 @@
 #include "kernel/units.h"
 
 static const CliOpt validate_opts[] = {
-    {'d', "dump", NULL, "print the flat platform (a valid platform file)"},
-    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)"},
+    {'d', "dump", NULL, "print the flat platform (a valid platform file)", false},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable; globs allowed)", true},
     {'t', "trace", "DIR",
-     "apply the platform's cores for the trace in DIR (--set trace=DIR)"},
+     "apply the platform's cores for the trace in DIR (--set trace=DIR)", false},
     CLI_OPT_HELP,
 };
 

@@ -8,7 +8,7 @@
 
 static const CliOpt log_opts[] = {
     CLI_LOG_OPTS,
-    {'q', "quiet", NULL, "a flag that is not a log option"},
+    {'q', "quiet", NULL, "a flag that is not a log option", false},
     CLI_OPT_HELP,
 };
 static const CliSpec log_spec = {"mgtlm run", "[options]", NULL, log_opts,

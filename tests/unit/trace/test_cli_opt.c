@@ -1,7 +1,8 @@
 /* The subcommands' option parser (tools/mgtlm/cli_opt.c): the four ways of giving a
  * value, operands mixed with options (also under POSIXLY_CORRECT), "--", unambiguous
- * prefixes, a second parse in one process, the one-line errors, and a help text
- * naming every option. */
+ * prefixes, a second parse in one process, the one-line errors (a value option given
+ * twice among them, in each of its forms, while a repeatable one and a flag may be
+ * given twice), and a help text naming every option. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,12 +12,12 @@
 enum { OPT_STATS_CSV = CLI_LONG_ONLY, OPT_DRY };
 
 static const CliOpt opts[] = {
-    {'s', "set", "inst.param=value", "set a parameter"},
-    {'w', "workload", "FILE", "a workload"},
-    {'o', "stats", "FILE", "stats as JSON"},
-    {OPT_STATS_CSV, "stats-csv", "FILE", "stats as CSV"},
-    {OPT_DRY, "dry", NULL, "a long-only flag"},
-    {'q', "quiet", NULL, "a short flag"},
+    {'s', "set", "inst.param=value", "set a parameter (repeatable)", true},
+    {'w', "workload", "FILE", "a workload", false},
+    {'o', "stats", "FILE", "stats as JSON", false},
+    {OPT_STATS_CSV, "stats-csv", "FILE", "stats as CSV", false},
+    {OPT_DRY, "dry", NULL, "a long-only flag", false},
+    {'q', "quiet", NULL, "a short flag", false},
     CLI_OPT_HELP,
 };
 static const CliSpec spec = {"mgtlm x", "PLATFORM [options]", "About x.", opts,
@@ -121,6 +122,17 @@ static void test_errors(void)
     expect_error((char *[]){"x", "--stats-csv", NULL}, "mgtlm x: --stats-csv needs FILE");
     expect_error((char *[]){"x", "--quiet=1", NULL}, "mgtlm x: --quiet takes no value");
     expect_error((char *[]){"x", "--dry=yes", NULL}, "mgtlm x: --dry takes no value");
+    expect_error((char *[]){"x", "-o", "a.json", "--stats", "b.json", NULL},
+                 "mgtlm x: --stats given twice (it takes one value)");
+    expect_error((char *[]){"x", "--work=a", "p", "-wb", NULL},
+                 "mgtlm x: --workload given twice (it takes one value)");
+    expect_error((char *[]){"x", "--stats-csv", "a", "--stats-c=b", NULL},
+                 "mgtlm x: --stats-csv given twice (it takes one value)");
+    Seen s;
+    parse((char *[]){"x", "-q", "--quiet", "--dry", "--dry", "-o", "a", "--stats-csv",
+                     "b", "-sa=1", "-sa=2", NULL},
+          &s);
+    CHECK(s.last == CLI_END && s.n == 8);
 }
 
 /* The help names every option, long and short, with its placeholder and help line. */
