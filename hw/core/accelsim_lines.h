@@ -14,8 +14,9 @@
  *   the end of the file.
  * - The file is read in chunks of ATS_LINES_CHUNK bytes into one buffer and every line
  *   is returned in place (no copy): read(), zlib or liblzma writes a chunk that large
- *   into the buffer, plain or inflated. A NUL byte is looked for once per chunk, not per line.
- *   The buffer is the reader's whole memory for text, whatever the file's length. */
+ *   into the buffer, plain or inflated. A NUL byte is looked for once per chunk, not
+ *   per line. The buffer is the reader's whole memory for text, whatever the file's
+ *   length. */
 #ifndef MGTLM_HW_CORE_ACCELSIM_LINES_H
 #define MGTLM_HW_CORE_ACCELSIM_LINES_H
 
