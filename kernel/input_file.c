@@ -80,3 +80,12 @@ bool input_file_at_end(FILE *f, const char *path, SimError *err)
     }
     return sim_error_set(err, "%s: cannot read: %s", path, strerror(why ? why : EIO));
 }
+
+ssize_t input_file_read(int fd, void *buf, size_t n)
+{
+    ssize_t got;
+    do {
+        got = read(fd, buf, n);
+    } while (got < 0 && errno == EINTR);
+    return got;
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "kernel/error.h"
 
@@ -30,5 +31,11 @@ FILE *input_file_open(const char *path, uint64_t max, SimError *err);
  * memory in getline), so that a failed read is never taken for the end of the file.
  * errno must still hold the value the failed read left. */
 bool input_file_at_end(FILE *f, const char *path, SimError *err);
+
+/* One read(2) of at most n bytes from fd into buf, repeated while a signal interrupts
+ * it: what read returns (0 at the end of the file), -1 with errno on a failure. For
+ * the readers of a descriptor dup'ed from input_file_open's stream (the trace reader
+ * and its gzip and xz decoders). */
+ssize_t input_file_read(int fd, void *buf, size_t n);
 
 #endif

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "kernel/input_file.h"
+
 struct AtsGz {
     z_stream s;
     int fd;
@@ -53,10 +55,7 @@ static bool gz_fill(AtsGz *g)
     if (keep > 0) { /* next_in is NULL before the first read */
         memmove(g->in, g->s.next_in, keep);
     }
-    ssize_t got;
-    do {
-        got = read(g->fd, g->in + keep, sizeof g->in - keep);
-    } while (got < 0 && errno == EINTR);
+    ssize_t got = input_file_read(g->fd, g->in + keep, sizeof g->in - keep);
     if (got < 0) {
         g->failed = strerror(errno);
         return false;

@@ -88,19 +88,6 @@ AtsLines *ats_lines_open(const char *path, SimError *err)
     return l;
 }
 
-/* Reads up to n bytes of a plain file into out, as ats_gz_read and ats_xz_read do. */
-static long lines_read_plain(AtsLines *l, char *out, size_t n, const char **why)
-{
-    ssize_t got;
-    do {
-        got = read(l->fd, out, n);
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) {
-        *why = strerror(errno);
-    }
-    return (long)got;
-}
-
 /* Moves the partial line to the front of the buffer and reads a chunk behind it;
  * sets l->eof at the end of the file. */
 static bool lines_fill(AtsLines *l, SimError *err)
@@ -120,7 +107,8 @@ static bool lines_fill(AtsLines *l, SimError *err)
     } else if (l->gz) {
         n = ats_gz_read(l->gz, l->buf + keep, ATS_LINES_CHUNK, &why);
     } else {
-        n = lines_read_plain(l, l->buf + keep, ATS_LINES_CHUNK, &why);
+        n = input_file_read(l->fd, l->buf + keep, ATS_LINES_CHUNK);
+        why = n < 0 ? strerror(errno) : NULL;
     }
     if (n < 0) {
         return sim_error_set(err, "%s:%" PRIu64 ": cannot read: %s", l->path,
@@ -257,10 +245,14 @@ bool ats_lines_seek(AtsLines *l, uint64_t offset, uint64_t line, SimError *err)
                              l->path, line, l->xz ? "an xz" : "a gzip");
     }
     off_t at = (off_t)offset;
-    if (at < 0 || (uint64_t)at != offset || lseek(l->fd, at, SEEK_SET) != at) {
-        return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s", l->path, line,
-                             at < 0 || (uint64_t)at != offset ? "offset out of range"
-                                                              : strerror(errno));
+    const char *why = NULL;
+    if (at < 0 || (uint64_t)at != offset) {
+        why = "offset out of range";
+    } else if (lseek(l->fd, at, SEEK_SET) != at) {
+        why = strerror(errno);
+    }
+    if (why) {
+        return sim_error_set(err, "%s:%" PRIu64 ": cannot seek: %s", l->path, line, why);
     }
     l->base = offset;
     l->start = l->end = 0;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/input_file.h"
+
 struct AtsXz {
     lzma_stream s;
     int fd;
@@ -79,11 +81,8 @@ long ats_xz_read(AtsXz *x, char *out, size_t n, const char **why)
     x->s.avail_out = n;
     while (x->s.avail_out > 0 && !x->out_eof) {
         if (x->s.avail_in == 0 && !x->in_eof) {
-            ssize_t got = read(x->fd, x->in, sizeof x->in);
+            ssize_t got = input_file_read(x->fd, x->in, sizeof x->in);
             if (got < 0) {
-                if (errno == EINTR) {
-                    continue;
-                }
                 x->failed = strerror(errno);
                 break;
             }

@@ -74,7 +74,7 @@ typedef struct TraceKernel {
     uint64_t clustered;       /* blocks with cluster lines (clusters are not modelled) */
     bool in_order;            /* the file lists its CTAs in strictly increasing index */
     TraceDisorder disorder;   /* when not: the first block out of order */
-    TraceSeek *seeks;         /* seek points in file order (none for a .gz file) */
+    TraceSeek *seeks;         /* seek points in file order (none when compressed) */
     size_t nseeks, seek_cap;  /* seek_cap grows to TRACE_SEEK_MAX with the blocks */
     uint64_t seek_every;      /* a seek point every this many blocks of the file */
     bool spooled; /* every block's message is in the scan's spool, in the records */

@@ -245,37 +245,30 @@ def main():
         check(compare(mgtlm, root, two, "v4-lineinfo.gz in two members") ==
               plain["v4-lineinfo"], "v4-lineinfo.gz in two members: the same document")
         half = lambda data: data[:len(data) // 2]  # noqa: E731
-        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "cut.gz", half)
-        refused(mgtlm, bad, path, ": cannot read: truncated gzip stream",
-                "truncated .gz")
-        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "crc.gz",
-                            gz_damaged_check)
-        refused(mgtlm, bad, path,
-                ": cannot read: corrupt gzip data (incorrect data check)",
-                ".gz with a damaged check")
+        refusals = [
+            ("gz", "cut", half, ": cannot read: truncated gzip stream", "truncated .gz"),
+            ("gz", "crc", gz_damaged_check,
+             ": cannot read: corrupt gzip data (incorrect data check)",
+             ".gz with a damaged check")]
+        after = ": cannot read: data after the end of the gzip stream"
         for label, tail in (("junk", b"these bytes are not a gzip member\n"),
                             ("zeros", b"\0" * 512), ("one", b"\x1f")):
-            bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz",
-                                label + ".gz", lambda data: data + tail)
-            refused(mgtlm, bad, path,
-                    ": cannot read: data after the end of the gzip stream",
-                    ".gz with %s after its member" % label)
-        bad, path = damaged(tmp, "v4-lineinfo.gz", "kernel-1.traceg.gz", "magic.gz",
-                            lambda data: data + b"\x1f\x8b")
-        refused(mgtlm, bad, path, ": cannot read: truncated gzip stream",
-                ".gz with a bare magic after its member")
-        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "cut.xz", half)
-        refused(mgtlm, bad, path, ": cannot read: truncated xz stream", "truncated .xz")
-        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "junk.xz",
-                            lambda data: data + b"these bytes are not an xz stream")
-        refused(mgtlm, bad, path,
-                ": cannot read: corrupt xz data",
-                ".xz with bytes after its stream")
-        bad, path = damaged(tmp, "v4-lineinfo.xz", "kernel-1.traceg.xz", "dict.xz",
-                            huge_dictionary)
-        refused(mgtlm, bad, path,
-                ":1: cannot read: xz data that needs more than 256 MiB to decompress",
-                ".xz whose dictionary is past the reader's memory bound")
+            refusals.append(("gz", label, lambda data, tail=tail: data + tail, after,
+                             ".gz with %s after its member" % label))
+        refusals += [
+            ("gz", "magic", lambda data: data + b"\x1f\x8b",
+             ": cannot read: truncated gzip stream",
+             ".gz with a bare magic after its member"),
+            ("xz", "cut", half, ": cannot read: truncated xz stream", "truncated .xz"),
+            ("xz", "junk", lambda data: data + b"these bytes are not an xz stream",
+             ": cannot read: corrupt xz data", ".xz with bytes after its stream"),
+            ("xz", "dict", huge_dictionary,
+             ":1: cannot read: xz data that needs more than 256 MiB to decompress",
+             ".xz whose dictionary is past the reader's memory bound")]
+        for ext, label, cut, ending, what in refusals:
+            bad, path = damaged(tmp, "v4-lineinfo." + ext, "kernel-1.traceg." + ext,
+                                "%s.%s" % (label, ext), cut)
+            refused(mgtlm, bad, path, ending, what)
     finally:
         shutil.rmtree(tmp)
         shutil.rmtree(gen)

@@ -1,9 +1,9 @@
 /* Unit tests of the Accel-Sim reader's streaming (hw/core/accelsim_read.h,
- * accelsim_lines.c): a block read in place (ats_reader_view) equals its copy
- * (ats_reader_next); ats_reader_peek gives a block's coordinates once and
- * ats_reader_skip passes over it checking its structure lines only, with the
- * messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain) and a
- * line that is exactly a given text (ats_lines_take, the reader's guess); the
+ * accelsim_lines.c and its decoders accelsim_gz.c, accelsim_xz.c): a block read in place
+ * (ats_reader_view) equals its copy (ats_reader_next); ats_reader_peek gives a block's
+ * coordinates once and ats_reader_skip passes over it checking its structure lines only,
+ * with the messages the parsing calls give, plain lines in bulk (ats_lines_skip_plain)
+ * and a line that is exactly a given text (ats_lines_take, the reader's guess); the
  * reader's own block is cleared between blocks; and a file of several read chunks (lines
  * cut across chunk ends, CRLF ends, addresses of more than 16 digits, plain, .gz and
  * .xz, each also as two gzip members or two xz streams one after the other) gives every
